@@ -1,0 +1,122 @@
+// QueryResult.swift — what a query hands back to its caller: columns, rows of
+// materialised values, and the write statistics. The server turns this into
+// FalkorDB's reply shape; the REPL into a table. Nothing here refers to the store's
+// internals, so a result can outlive the read lock that produced it.
+
+import GraphStore
+
+/// The outcome of one query.
+public struct QueryResult: Sendable {
+    /// Column names: the alias if one was given, else the expression as written.
+    public var columns: [String]
+    /// One array of `columns.count` values per row.
+    public var rows: [[ResultValue]]
+    /// True when the query ends in RETURN (or a CALL that yields rows): the reply then
+    /// carries a header and rows. False for a pure write, whose reply is statistics only.
+    public var hasResultSet: Bool
+    /// Counters of what the query changed, and its timing.
+    public var statistics: QueryStatistics
+
+    public init(columns: [String] = [], rows: [[ResultValue]] = [], hasResultSet: Bool = false,
+                statistics: QueryStatistics = QueryStatistics()) {
+        self.columns = columns; self.rows = rows; self.hasResultSet = hasResultSet; self.statistics = statistics
+    }
+}
+
+/// What a query changed, in FalkorDB's counters, and how it ran.
+public struct QueryStatistics: Sendable, Equatable {
+    /// Label assignments to nodes (FalkorDB counts each node-label pair, not new schema labels).
+    public var labelsAdded = 0
+    public var labelsRemoved = 0
+    public var nodesCreated = 0
+    public var propertiesSet = 0
+    public var propertiesRemoved = 0
+    public var relationshipsCreated = 0
+    public var nodesDeleted = 0
+    public var relationshipsDeleted = 0
+    public var indicesCreated = 0
+    public var indicesDeleted = 0
+    public var constraintsCreated = 0
+    public var constraintsDeleted = 0
+    /// True when the plan came from the plan cache.
+    public var cachedExecution = false
+    /// Wall time spent inside the engine, in milliseconds.
+    public var executionTimeMilliseconds: Double = 0
+
+    public init() {}
+
+    /// True when any counter is non-zero, i.e. the query changed the graph or its schema.
+    public var containsUpdates: Bool {
+        labelsAdded + labelsRemoved + nodesCreated + propertiesSet + propertiesRemoved
+            + relationshipsCreated + nodesDeleted + relationshipsDeleted + indicesCreated
+            + indicesDeleted + constraintsCreated + constraintsDeleted > 0
+    }
+}
+
+/// An interned schema name with its dense id, as clients that cache schema ids need both.
+public struct SchemaName: Sendable, Hashable {
+    public var id: Int
+    public var name: String
+    public init(id: Int, name: String) { self.id = id; self.name = name }
+}
+
+/// A property of a returned node or relationship.
+public struct ResultProperty: Sendable, Hashable {
+    public var key: SchemaName
+    public var value: ResultValue
+    public init(key: SchemaName, value: ResultValue) { self.key = key; self.value = value }
+}
+
+/// A node as returned: id, labels and properties, copied out of the graph.
+public struct ResultNode: Sendable, Hashable {
+    public var id: Int64
+    public var labels: [SchemaName]
+    public var properties: [ResultProperty]
+    public init(id: Int64, labels: [SchemaName], properties: [ResultProperty]) {
+        self.id = id; self.labels = labels; self.properties = properties
+    }
+}
+
+/// A relationship as returned: id, type, endpoints and properties, copied out of the graph.
+public struct ResultRelationship: Sendable, Hashable {
+    public var id: Int64
+    public var type: SchemaName
+    public var startNodeID: Int64
+    public var endNodeID: Int64
+    public var properties: [ResultProperty]
+    public init(id: Int64, type: SchemaName, startNodeID: Int64, endNodeID: Int64, properties: [ResultProperty]) {
+        self.id = id; self.type = type; self.startNodeID = startNodeID; self.endNodeID = endNodeID
+        self.properties = properties
+    }
+}
+
+/// A path as returned: `nodes.count == relationships.count + 1`.
+public struct ResultPath: Sendable, Hashable {
+    public var nodes: [ResultNode]
+    public var relationships: [ResultRelationship]
+    public init(nodes: [ResultNode], relationships: [ResultRelationship]) {
+        self.nodes = nodes; self.relationships = relationships
+    }
+}
+
+/// A value in a result row.
+public indirect enum ResultValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case list([ResultValue])
+    /// Keys in the order the query wrote them.
+    case map([ResultMapEntry])
+    case node(ResultNode)
+    case relationship(ResultRelationship)
+    case path(ResultPath)
+}
+
+/// One entry of a returned map.
+public struct ResultMapEntry: Sendable, Hashable {
+    public var key: String
+    public var value: ResultValue
+    public init(key: String, value: ResultValue) { self.key = key; self.value = value }
+}
