@@ -1,0 +1,87 @@
+// Graph+RelationshipWrites.swift — creating and deleting relationships and their properties.
+// A relationship is one 12-byte record plus an entry in the start node's outgoing list and the
+// end node's incoming list (a self-loop: both in the same node).
+
+extension Graph {
+    public mutating func createRelationship(type: RelationshipTypeID, from start: NodeID, to end: NodeID,
+                                            properties: [(key: PropertyKeyID, value: Value)]) throws(GraphError) -> RelationshipID {
+        try createRelationship(id: nil, type: type, from: start, to: end, properties: [PropertyEntry](normalizing: properties))
+    }
+
+    /// Creates a relationship with the next free id, or with `requested` (replay).
+    mutating func createRelationship(id requested: RelationshipID?, type: RelationshipTypeID, from start: NodeID, to end: NodeID,
+                                     properties: [PropertyEntry]) throws(GraphError) -> RelationshipID {
+        requireTransaction()
+        try checkNames(type: type)
+        for entry in properties { try checkNames(key: entry.key) }
+        if !contains(start) { throw GraphError(.notFound, "Cannot create relationship: node \(start.rawValue) does not exist") }
+        if !contains(end) { throw GraphError(.notFound, "Cannot create relationship: node \(end.rawValue) does not exist") }
+        guard let (raw, allocation) = relationshipIDAllocator.allocate(requested?.rawValue) else {
+            throw GraphError(.invalidMutation, "cannot create relationship \(requested!.rawValue): the id is in use")  // nil request never fails
+        }
+        let id = RelationshipID(rawValue: raw)
+        if relationships.count < relationshipIDAllocator.capacity {
+            relationships.append(contentsOf: repeatElement(RelationshipRecord(), count: relationshipIDAllocator.capacity - relationships.count))
+        }
+        insertRelationshipRecord(id, RelationshipRecord(type: type, start: start, end: end), properties: properties)
+        record(undo: .uncreateRelationship(id, allocation),
+               redo: .createRelationship(id, type: type, from: start, to: end, properties: properties))
+        return id
+    }
+
+    public mutating func deleteRelationship(_ relationship: RelationshipID) throws(GraphError) {
+        requireTransaction()
+        guard contains(relationship) else {
+            throw GraphError(.notFound, "Cannot delete relationship \(relationship.rawValue): it does not exist")
+        }
+        let saved = relationships[relationship.index]
+        let properties = relationshipProperties[relationship]
+        removeRelationshipRecord(relationship)
+        relationshipIDAllocator.release(relationship.rawValue)
+        record(undo: .undeleteRelationship(relationship, saved, properties: properties), redo: .deleteRelationship(relationship))
+    }
+
+    /// Sets a relationship property; `.null` removes it.
+    public mutating func setProperty(_ key: PropertyKeyID, to value: Value, of relationship: RelationshipID) throws(GraphError) {
+        requireTransaction()
+        guard contains(relationship) else {
+            throw GraphError(.notFound, "Cannot set property on relationship \(relationship.rawValue): it does not exist")
+        }
+        try checkNames(key: key)
+        if property(key, of: relationship) == value { return }
+        let (old, position) = putRelationshipProperty(key, value, of: relationship, insertAt: nil)
+        record(undo: .restoreRelationshipProperty(relationship, key, old, position: position),
+               redo: .setRelationshipProperty(relationship, key, value))
+    }
+
+    // MARK: primitives (no validation, no logging; used by writes and by rollback)
+
+    mutating func insertRelationshipRecord(_ id: RelationshipID, _ record: RelationshipRecord, properties: [PropertyEntry]) {
+        relationships[id.index] = record
+        if !properties.isEmpty { relationshipProperties[id] = properties }
+        nodes[record.start.index].outgoing.insert(Adjacency(neighbor: record.end, relationship: id), type: record.type)
+        nodes[record.end.index].incoming.insert(Adjacency(neighbor: record.start, relationship: id), type: record.type)
+        liveRelationshipCount += 1
+    }
+
+    mutating func removeRelationshipRecord(_ id: RelationshipID) {
+        let record = relationships[id.index]
+        nodes[record.start.index].outgoing.remove(Adjacency(neighbor: record.end, relationship: id), type: record.type)
+        nodes[record.end.index].incoming.remove(Adjacency(neighbor: record.start, relationship: id), type: record.type)
+        relationshipProperties[id] = nil
+        relationships[id.index] = RelationshipRecord()
+        liveRelationshipCount -= 1
+    }
+
+    /// As `putNodeProperty`, without indexes (relationships are not indexed).
+    mutating func putRelationshipProperty(_ key: PropertyKeyID, _ value: Value, of relationship: RelationshipID,
+                                          insertAt: Int?) -> (Value, Int) {
+        var properties = relationshipProperties.removeValue(forKey: relationship) ?? []
+        let position = properties.position(of: key)
+        let old = position.map { properties[$0].value } ?? .null
+        properties.put(key, value, at: position, insertAt: insertAt)
+        let result = (old, position ?? properties.count)
+        if !properties.isEmpty { relationshipProperties[relationship] = properties }
+        return result
+    }
+}

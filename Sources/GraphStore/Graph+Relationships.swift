@@ -1,0 +1,81 @@
+// Graph+Relationships.swift — reading relationships and adjacency.
+// Writes to relationships are in Graph+Writes.swift.
+
+extension Graph {
+    public func contains(_ relationship: RelationshipID) -> Bool {
+        relationship.index < relationships.count && relationships[relationship.index].isLive
+    }
+
+    /// - Precondition: the relationship is live.
+    public func type(of relationship: RelationshipID) -> RelationshipTypeID {
+        precondition(contains(relationship), "\(relationship) does not exist")
+        return relationships[relationship.index].type
+    }
+
+    /// - Precondition: the relationship is live.
+    public func startNode(of relationship: RelationshipID) -> NodeID {
+        precondition(contains(relationship), "\(relationship) does not exist")
+        return relationships[relationship.index].start
+    }
+
+    /// - Precondition: the relationship is live.
+    public func endNode(of relationship: RelationshipID) -> NodeID {
+        precondition(contains(relationship), "\(relationship) does not exist")
+        return relationships[relationship.index].end
+    }
+
+    public func property(_ key: PropertyKeyID, of relationship: RelationshipID) -> Value {
+        relationshipProperties[relationship]?.value(of: key) ?? .null
+    }
+
+    /// The relationship's properties in the order they were first set.
+    public func properties(of relationship: RelationshipID) -> [(key: PropertyKeyID, value: Value)] {
+        relationshipProperties[relationship]?.tuples ?? []
+    }
+
+    /// All live relationships, ascending.
+    public func relationshipIDs() -> [RelationshipID] {
+        var result: [RelationshipID] = []
+        result.reserveCapacity(liveRelationshipCount)
+        for i in relationships.indices where relationships[i].isLive { result.append(RelationshipID(i)) }
+        return result
+    }
+
+    /// The adjacency of `node` for one type and ONE direction (.outgoing or .incoming),
+    /// sorted by neighbour id then relationship id. A view of the stored buffer, no allocation.
+    /// A self-loop appears in both directions; `.both` is the caller's business.
+    public func adjacency(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> AdjacencyList {
+        precondition(direction != .both, "adjacency(of:type:direction:) takes one direction")
+        guard node.index < nodes.count else { return AdjacencyList() }
+        // Free slots have no lists, so no liveness check is needed.
+        switch direction {
+        case .outgoing:
+            for typed in nodes[node.index].outgoing where typed.type == type { return AdjacencyList(typed.entries) }
+        default:
+            for typed in nodes[node.index].incoming where typed.type == type { return AdjacencyList(typed.entries) }
+        }
+        return AdjacencyList()
+    }
+
+    public func degree(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> Int {
+        switch direction {
+        case .both:
+            return adjacency(of: node, type: type, direction: .outgoing).count
+                + adjacency(of: node, type: type, direction: .incoming).count
+        default:
+            return adjacency(of: node, type: type, direction: direction).count
+        }
+    }
+
+    /// The types for which `node` has relationships in `direction` (ascending); lets a caller
+    /// expand an untyped pattern `(a)-->(b)` without trying every type.
+    public func relationshipTypes(of node: NodeID, direction: Direction) -> [RelationshipTypeID] {
+        guard contains(node) else { return [] }
+        let record = nodes[node.index]
+        switch direction {
+        case .outgoing: return record.outgoing.map(\.type)
+        case .incoming: return record.incoming.map(\.type)
+        case .both: return Array(Set(record.outgoing.map(\.type) + record.incoming.map(\.type))).sorted()
+        }
+    }
+}

@@ -1,0 +1,66 @@
+// Graph.swift — the in-memory property graph: its storage and the schema-name reads.
+// Nodes and relationships live in dense arrays indexed by id; adjacency is per node, per type,
+// per direction (AdjacencyList.swift). Reads are in Graph+Nodes / Graph+Relationships, writes
+// and transactions in Graph+Transactions; indexes in Graph+Indexes.
+
+/// The in-memory graph: a value type. Reads are plain methods; writes are mutating methods that
+/// must be called inside a transaction (beginTransaction/commitTransaction/rollbackTransaction),
+/// which records undo information and the redo `Mutation`s that go to the log.
+public struct Graph: Sendable {
+    /// One node slot. A free slot has `isLive == false` and empty arrays (no heap memory).
+    struct NodeRecord: Sendable, Equatable {
+        var isLive = false
+        var labels: [LabelID] = []                 // ascending
+        var properties: [PropertyEntry] = []       // insertion order
+        var outgoing: [TypedAdjacency] = []        // sorted by type
+        var incoming: [TypedAdjacency] = []
+    }
+
+    /// One relationship slot: 12 bytes. Properties live in a side table because most social
+    /// edges (FRIEND, FOLLOWS) have none.
+    struct RelationshipRecord: Sendable, Equatable {
+        static let freeType = RelationshipTypeID(rawValue: .max)
+        var type = freeType
+        var start = NodeID(rawValue: 0)
+        var end = NodeID(rawValue: 0)
+        var isLive: Bool { type != Self.freeType }
+    }
+
+    var labelTable = NameTable()
+    var typeTable = NameTable()
+    var keyTable = NameTable()
+    var nodes: [NodeRecord] = []
+    var nodeIDAllocator = IDAllocator()
+    var liveNodeCount = 0
+    var relationships: [RelationshipRecord] = []
+    var relationshipProperties: [RelationshipID: [PropertyEntry]] = [:]
+    var relationshipIDAllocator = IDAllocator()
+    var liveRelationshipCount = 0
+    /// Index == label id.
+    var labelMembers: [NodeBitSet] = []
+    /// In creation order.
+    var propertyIndexes: [PropertyIndex] = []
+    var transaction: Transaction?
+
+    public init() {}
+
+    // MARK: schema names
+
+    public func labelID(named name: String) -> LabelID? { labelTable.id(of: name).map(LabelID.init(rawValue:)) }
+    public func relationshipTypeID(named name: String) -> RelationshipTypeID? {
+        typeTable.id(of: name).map(RelationshipTypeID.init(rawValue:))
+    }
+    public func propertyKeyID(named name: String) -> PropertyKeyID? { keyTable.id(of: name).map(PropertyKeyID.init(rawValue:)) }
+    public func name(of label: LabelID) -> String { labelTable.names[label.index] }
+    public func name(of type: RelationshipTypeID) -> String { typeTable.names[type.index] }
+    public func name(of key: PropertyKeyID) -> String { keyTable.names[key.index] }
+    /// All label names; the index of a name is its id.
+    public var labelNames: [String] { labelTable.names }
+    public var relationshipTypeNames: [String] { typeTable.names }
+    public var propertyKeyNames: [String] { keyTable.names }
+
+    // MARK: counts
+
+    public var nodeCount: Int { liveNodeCount }
+    public var relationshipCount: Int { liveRelationshipCount }
+}

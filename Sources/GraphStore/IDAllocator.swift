@@ -1,0 +1,55 @@
+// IDAllocator.swift — hands out dense entity ids, reusing freed ones, with exact undo.
+// Nodes and relationships each have one. Every operation has an inverse so that a rolled-back
+// transaction leaves the free list exactly as it was, which keeps later ids deterministic.
+
+/// Dense id allocation: a slot count plus a stack of freed ids (reused last-freed first).
+struct IDAllocator: Sendable, Equatable {
+    /// Number of slots ever made (live + free); valid ids are `0..<capacity`.
+    private(set) var capacity = 0
+    private(set) var free: [UInt32] = []
+
+    /// How an id was obtained, so that `undo` can put everything back.
+    enum Allocation: Sendable {
+        case reused(position: Int)
+        case appended(previousCapacity: Int, gapCount: Int)
+    }
+
+    /// Takes the requested id (replay) or the next free one.
+    /// Returns nil when the requested id is live.
+    mutating func allocate(_ requested: UInt32? = nil) -> (id: UInt32, allocation: Allocation)? {
+        if let id = requested {
+            if Int(id) < capacity {
+                guard let i = free.lastIndex(of: id) else { return nil }
+                free.remove(at: i)
+                return (id, .reused(position: i))
+            }
+            let previous = capacity
+            // Ids skipped over become free slots; never happens when replaying a log written
+            // by this allocator, but keeps `apply` total.
+            for gap in stride(from: Int(id) - 1, through: previous, by: -1) { free.append(UInt32(gap)) }
+            capacity = Int(id) + 1
+            return (id, .appended(previousCapacity: previous, gapCount: Int(id) - previous))
+        }
+        if let id = free.popLast() { return (id, .reused(position: free.count)) }
+        capacity += 1
+        return (UInt32(capacity - 1), .appended(previousCapacity: capacity - 1, gapCount: 0))
+    }
+
+    mutating func undo(_ allocation: Allocation, of id: UInt32) {
+        switch allocation {
+        case .reused(let position):
+            free.insert(id, at: position)
+        case .appended(let previousCapacity, let gapCount):
+            free.removeLast(gapCount)
+            capacity = previousCapacity
+        }
+    }
+
+    mutating func release(_ id: UInt32) { free.append(id) }
+
+    /// Inverse of the latest `release`.
+    mutating func unrelease(_ id: UInt32) {
+        let last = free.popLast()
+        assert(last == id, "undo out of order")
+    }
+}

@@ -1,0 +1,24 @@
+// Mutation.swift — one logged change to a graph, the unit of the redo log.
+// Every mutation names the ids it used, and schema names are logged as they are interned,
+// so replaying a log with `Graph.apply` rebuilds the graph with identical ids.
+
+/// A single change recorded by a transaction and appended to the log on commit.
+/// Detach-deleting a node is logged as the deletion of each relationship, then of the node.
+public enum Mutation: Sendable, Equatable {
+    case defineLabel(LabelID, String)
+    case defineRelationshipType(RelationshipTypeID, String)
+    case definePropertyKey(PropertyKeyID, String)
+    case createNode(NodeID, labels: [LabelID], properties: [PropertyEntry])
+    case createRelationship(RelationshipID, type: RelationshipTypeID, from: NodeID, to: NodeID,
+                            properties: [PropertyEntry])
+    /// Setting `.null` removes the property.
+    case setNodeProperty(NodeID, PropertyKeyID, Value)
+    case setRelationshipProperty(RelationshipID, PropertyKeyID, Value)
+    case addLabel(NodeID, LabelID)
+    case removeLabel(NodeID, LabelID)
+    case deleteRelationship(RelationshipID)
+    /// The node has no relationships left when this is applied.
+    case deleteNode(NodeID)
+    case createIndex(IndexDescriptor)
+    case dropIndex(LabelID, PropertyKeyID)
+}

@@ -1,0 +1,48 @@
+// ReadWriteLock.swift — a many-readers/one-writer lock around pthread_rwlock.
+// GraphStore needs readers to run in parallel (a reader holds the lock for a whole query);
+// the standard library's Mutex admits one holder at a time, so we wrap pthread_rwlock.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A reader-writer lock: any number of concurrent `withReadLock`, or one `withWriteLock`.
+/// A final class because a pthread_rwlock_t must not move in memory once initialised; the
+/// storage is allocated once and freed in deinit.
+final class ReadWriteLock: @unchecked Sendable {
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+    init() {
+        lock = .allocate(capacity: 1)
+        lock.initialize(to: pthread_rwlock_t())
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        #if canImport(Glibc)
+        // Prefer writers so that a stream of readers cannot starve a writer.
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        #endif
+        let result = pthread_rwlock_init(lock, &attributes)
+        pthread_rwlockattr_destroy(&attributes)
+        precondition(result == 0, "pthread_rwlock_init failed: \(result)")
+    }
+
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deinitialize(count: 1)
+        lock.deallocate()
+    }
+
+    func withReadLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
+
+    func withWriteLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
+}

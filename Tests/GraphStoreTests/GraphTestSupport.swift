@@ -1,0 +1,67 @@
+// GraphTestSupport.swift — helpers shared by the GraphStore tests: a full textual dump of a
+// graph (to compare states exactly) and a tiny seeded random generator.
+
+@testable import GraphStore
+
+extension Graph {
+    /// Everything observable through the public API, in a canonical text form. Two graphs
+    /// with equal dumps are indistinguishable to a reader.
+    func dump() -> String {
+        var lines: [String] = []
+        lines.append("labels \(labelNames)")
+        lines.append("types \(relationshipTypeNames)")
+        lines.append("keys \(propertyKeyNames)")
+        lines.append("counts \(nodeCount) \(relationshipCount)")
+        for node in nodeIDs() {
+            let props = properties(of: node).map { "\($0.key.rawValue)=\($0.value)" }
+            lines.append("n\(node.rawValue) \(labels(of: node).map(\.rawValue)) \(props)")
+            for type in relationshipTypeNames.indices.map(RelationshipTypeID.init) {
+                for direction in [Direction.outgoing, .incoming] {
+                    let adj = adjacency(of: node, type: type, direction: direction)
+                    if !adj.isEmpty {
+                        lines.append("  \(type.rawValue)\(direction) \(adj.map { "\($0.neighbor.rawValue)/\($0.relationship.rawValue)" })")
+                    }
+                }
+            }
+        }
+        for label in labelNames.indices.map(LabelID.init) {
+            lines.append("label \(label.rawValue) \(nodeIDs(withLabel: label).map(\.rawValue))")
+        }
+        for rel in relationshipIDs() {
+            let props = properties(of: rel).map { "\($0.key.rawValue)=\($0.value)" }
+            lines.append("r\(rel.rawValue) \(type(of: rel).rawValue) \(startNode(of: rel).rawValue)->\(endNode(of: rel).rawValue) \(props)")
+        }
+        for index in propertyIndexes {
+            lines.append("index \(index.descriptor) \(index.entries.map { "\($0.key)=\($0.value.map(\.rawValue))" }.sorted())")
+        }
+        lines.append("free nodes \(nodeIDAllocator.free) cap \(nodeIDAllocator.capacity) slots \(nodes.count)")
+        lines.append("free rels \(relationshipIDAllocator.free) cap \(relationshipIDAllocator.capacity) slots \(relationships.count)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing random test replays exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Runs `body` in a transaction and commits it; for tests that build fixtures.
+func committed<R>(_ graph: inout Graph, _ body: (inout Graph) throws -> R) rethrows -> R {
+    graph.beginTransaction()
+    do {
+        let r = try body(&graph)
+        _ = graph.commitTransaction()
+        return r
+    } catch {
+        graph.rollbackTransaction()
+        throw error
+    }
+}

@@ -1,0 +1,206 @@
+// LogTests.swift — the append-only log: round trip, torn tails, corruption, versions and
+// failed appends.
+
+import Testing
+import Foundation
+@testable import GraphStore
+
+@Suite struct LogTests {
+    /// Writes a few transactions through a DataDirectory; returns the log path and the dump.
+    func writeSampleGraph(in data: String) throws -> (log: String, dump: String) {
+        let directory = try DataDirectory(path: data)
+        let store = try directory.createGraph(named: "social")
+        try store.write { g in
+            let user = g.internLabel("User"), friend = g.internRelationshipType("FRIEND")
+            let id = g.internPropertyKey("id"), name = g.internPropertyKey("name")
+            try g.createIndex(label: user, key: id, unique: true)
+            let ann = try g.createNode(labels: [user], properties: [(id, .integer(1)), (name, .string("Ann"))])
+            let bo = try g.createNode(labels: [user], properties: [(id, .integer(2)), (name, .string("Bo"))])
+            _ = try g.createRelationship(type: friend, from: ann, to: bo, properties: [(g.internPropertyKey("since"), .integer(2020))])
+        }
+        try store.write { g in
+            let user = g.labelID(named: "User")!, id = g.propertyKeyID(named: "id")!
+            let cy = try g.createNode(labels: [user], properties: [(id, .double(3.5))])
+            _ = try g.createRelationship(type: g.relationshipTypeID(named: "FRIEND")!, from: cy, to: NodeID(0), properties: [])
+        }
+        try store.write { g in try g.deleteNode(NodeID(1), detach: true) }
+        // A failed write (rolled back, never logged) in between must not shift later ids.
+        _ = try? store.write { g in
+            _ = try g.createNode(labels: [g.internLabel("Ghost")], properties: [])
+            try g.deleteNode(NodeID(999), detach: false)
+        }
+        try store.write { g in _ = try g.createNode(labels: [], properties: [(g.propertyKeyID(named: "name")!, .string("reuse"))]) }
+        try store.write { _ in }  // changes nothing: writes no record
+        return (data + "/graphs/social/log-00000001.glog", store.read { $0.dump() })
+    }
+
+    /// Start offsets of the records in a log file.
+    func recordOffsets(_ bytes: [UInt8]) -> [Int] {
+        var offsets: [Int] = []
+        var offset = AppendLog.headerLength
+        while offset < bytes.count {
+            offsets.append(offset)
+            offset += AppendLog.recordHeaderLength + Int(bytes.littleEndian(UInt32.self, at: offset))
+        }
+        return offsets
+    }
+
+    @Test func reopenedGraphIsIdenticalIncludingIds() throws {
+        try withTemporaryDirectory { data in
+            let (log, dump) = try writeSampleGraph(in: data)
+            #expect(recordOffsets(try fileBytes(log)).count == 4)
+            let after: String = try {
+                let reopened = try DataDirectory(path: data)
+                let store = try #require(try reopened.graph(named: "social"))
+                #expect(store.read { $0.dump() } == dump)
+                #expect(reopened.recoveryMessages.isEmpty)
+                // New writes continue the log after the replayed records.
+                try store.write { g in _ = try g.createNode(labels: [], properties: []) }
+                return store.read { $0.dump() }
+            }()
+            let again = try DataDirectory(path: data)
+            #expect(try again.graph(named: "social")?.read { $0.dump() } == after)
+            #expect(recordOffsets(try fileBytes(log)).count == 5)
+        }
+    }
+
+    @Test func tornLastRecordIsCutOffAtEveryOffset() throws {
+        try withTemporaryDirectory { data in
+            let (log, _) = try writeSampleGraph(in: data)
+            let full = try fileBytes(log)
+            let last = recordOffsets(full).last!
+            // The graph as it was before the last record.
+            let expected: String = try withTemporaryDirectory { other in
+                try FileManager.default.createDirectory(atPath: other + "/graphs/social", withIntermediateDirectories: true)
+                try writeFileBytes(other + "/graphs/social/log-00000001.glog", Array(full[0..<last]))
+                return try #require(try DataDirectory(path: other).graph(named: "social")).read { $0.dump() }
+            }
+            for cut in last + 1..<full.count {
+                try writeFileBytes(log, Array(full[0..<cut]))
+                let directory = try DataDirectory(path: data)
+                let store = try #require(try directory.graph(named: "social"))
+                #expect(store.read { $0.dump() } == expected)
+                #expect(directory.recoveryMessages == [
+                    "graphd: social: torn record at offset \(last) of \(log) cut off (\(cut - last) bytes dropped)"])
+                #expect(try fileBytes(log) == Array(full[0..<last]))
+            }
+        }
+    }
+
+    @Test func checksumFailingLastRecordIsCutOff() throws {
+        try withTemporaryDirectory { data in
+            let (log, _) = try writeSampleGraph(in: data)
+            var bytes = try fileBytes(log)
+            let last = recordOffsets(bytes).last!
+            bytes[bytes.count - 1] ^= 0x01
+            try writeFileBytes(log, bytes)
+            let directory = try DataDirectory(path: data)
+            #expect(try directory.graph(named: "social")?.read { $0.nodeCount } == 2)  // the last record added a node
+            #expect(directory.recoveryMessages == [
+                "graphd: social: torn record at offset \(last) of \(log) cut off (\(bytes.count - last) bytes dropped)"])
+            #expect(try fileBytes(log).count == last)
+        }
+    }
+
+    @Test func zeroFilledTailIsCutOff() throws {
+        try withTemporaryDirectory { data in
+            let (log, dump) = try writeSampleGraph(in: data)
+            let full = try fileBytes(log)
+            try writeFileBytes(log, full + [UInt8](repeating: 0, count: 100))
+            let directory = try DataDirectory(path: data)
+            #expect(try directory.graph(named: "social")?.read { $0.dump() } == dump)
+            #expect(directory.recoveryMessages.count == 1)
+            #expect(try fileBytes(log) == full)
+        }
+    }
+
+    @Test func flippedByteInAMiddleRecordRefusesToOpen() throws {
+        try withTemporaryDirectory { data in
+            let (log, _) = try writeSampleGraph(in: data)
+            let bytes = try fileBytes(log)
+            let offsets = recordOffsets(bytes)
+            for victim in [offsets[1] + 2, offsets[1] + 5, offsets[1] + 12] {  // length, checksum, payload
+                var damaged = bytes
+                damaged[victim] ^= 0x40
+                try writeFileBytes(log, damaged)
+                let directory = try DataDirectory(path: data)
+                do throws(StoreError) {
+                    _ = try directory.graph(named: "social")
+                    Issue.record("opened a log with a corrupt middle record")
+                } catch {
+                    #expect(error.kind == .corruptLog)
+                    #expect(error.path == log && error.offset == offsets[1])
+                    #expect(error.message.contains("corrupt record at offset \(offsets[1]) of \(log)"))
+                    #expect(error.message.contains("truncate"))
+                }
+                #expect(try fileBytes(log) == damaged)  // nothing was cut
+            }
+        }
+    }
+
+    @Test func unknownFormatVersionIsRefused() throws {
+        try withTemporaryDirectory { data in
+            let (log, _) = try writeSampleGraph(in: data)
+            var bytes = try fileBytes(log)
+            bytes[8] = 2
+            try writeFileBytes(log, bytes)
+            let directory = try DataDirectory(path: data)
+            #expect(throws: StoreError(.unsupportedVersion,
+                "\(log) has log format version 2 (at offset 8), this graphd reads version 1; use a graphd release that reads version 2",
+                path: log, offset: 8)) {
+                _ = try directory.graph(named: "social")
+            }
+        }
+    }
+
+    @Test func failedAppendRollsBackAndLeavesTheLogValid() throws {
+        try withTemporaryDirectory { data in
+            let path = data + "/" + AppendLog.segmentFileName(1)
+            try PosixFile.createDurably(path, contents: AppendLog.header(segment: 1))
+            let file = FaultyFile(try PosixFile(openExisting: path))
+            let store = GraphStore(name: "g", graph: Graph(), sink: AppendLog(file: file, end: AppendLog.headerLength, nextSequence: 1))
+            try store.write { g in _ = try g.createNode(labels: [g.internLabel("A")], properties: []) }
+            let before = store.read { $0.dump() }
+            for fault in [FaultyFile.Fault.shortWriteThenError, .syncFails] {
+                file.fault = fault
+                #expect(throws: StoreError.self) {
+                    try store.write { g in _ = try g.createNode(labels: [g.internLabel("B")], properties: []) }
+                }
+                #expect(store.read { $0.dump() } == before)
+            }
+            file.fault = nil
+            try store.write { g in _ = try g.createNode(labels: [g.internLabel("C")], properties: []) }
+            store.close()
+            // The file holds exactly the two good records and replays to the same graph.
+            var graph = Graph(), sequence: UInt64 = 0, messages: [String] = []
+            let reader = try PosixFile(openExisting: path)
+            _ = try LogRecovery.replay(reader, segment: 1, isLast: true, graphName: "g", into: &graph, sequence: &sequence, messages: &messages)
+            #expect(sequence == 2 && messages.isEmpty)
+            #expect(graph.dump() == store.read { $0.dump() })
+        }
+    }
+}
+
+/// A LogFile that fails on command: a short write followed by an error, or a failing fsync.
+final class FaultyFile: LogFile {
+    enum Fault { case shortWriteThenError, syncFails }
+    let inner: PosixFile
+    var fault: Fault?
+    init(_ inner: PosixFile) { self.inner = inner }
+    var path: String { inner.path }
+    func size() throws(StoreError) -> Int { try inner.size() }
+    func read(at offset: Int, count: Int) throws(StoreError) -> [UInt8] { try inner.read(at: offset, count: count) }
+    func write(_ bytes: [UInt8], at offset: Int) throws(StoreError) {
+        if fault == .shortWriteThenError {
+            try inner.write(Array(bytes.prefix(bytes.count / 2)), at: offset)
+            throw StoreError(.io, "cannot write \(path): No space left on device (errno 28)", path: path)
+        }
+        try inner.write(bytes, at: offset)
+    }
+    func sync() throws(StoreError) {
+        if fault == .syncFails { throw StoreError(.io, "cannot fsync \(path): Input/output error (errno 5)", path: path) }
+        try inner.sync()
+    }
+    func truncate(to size: Int) throws(StoreError) { try inner.truncate(to: size) }
+    func close() { inner.close() }
+}
