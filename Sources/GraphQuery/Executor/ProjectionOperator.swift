@@ -1,0 +1,120 @@
+// ProjectionOperator.swift — WITH and RETURN: evaluates the items (grouping by the
+// non-aggregate items when there are aggregates, openCypher's implicit GROUP BY), then
+// DISTINCT, ORDER BY, SKIP, LIMIT, and WITH's WHERE, in that order.
+
+extension ExecutionContext {
+    func project(_ projection: BoundProjection, rows: [Row]) throws(QueryError) -> [Row] {
+        // Each output row, with the input row it came from (for ORDER BY on input variables).
+        var projected: [(output: Row, input: Row)] = []
+        if projection.isAggregating {
+            projected = try aggregate(projection, rows: rows)
+        } else {
+            projected.reserveCapacity(rows.count)
+            for row in rows {
+                var output: Row = []
+                output.reserveCapacity(projection.items.count)
+                for item in projection.items { output.append(try evaluate(item.expression, row)) }
+                projected.append((output, row))
+            }
+        }
+        if projection.isDistinct {
+            var seen: Set<Row> = []
+            projected = projected.filter { seen.insert($0.output).inserted }
+        }
+        if !projection.orderBy.isEmpty {
+            var keyed: [(keys: [RuntimeValue], index: Int)] = []
+            keyed.reserveCapacity(projected.count)
+            for (index, entry) in projected.enumerated() {
+                let sortRow = projection.sortSeesInput ? entry.output + entry.input : entry.output
+                var keys: [RuntimeValue] = []
+                for sort in projection.orderBy { keys.append(try evaluate(sort.expression, sortRow)) }
+                keyed.append((keys, index))
+            }
+            let directions = projection.orderBy.map(\.ascending)
+            keyed.sort { a, b in
+                for (i, ascending) in directions.enumerated() {
+                    let c = RuntimeValue.order(a.keys[i], b.keys[i])
+                    if c != 0 { return ascending ? c < 0 : c > 0 }
+                }
+                return a.index < b.index  // stable
+            }
+            projected = keyed.map { projected[$0.index] }
+        }
+        var outputs = projected.map(\.output)
+        if let skip = projection.skip {
+            let n = try count(skip, clause: "SKIP")
+            outputs = Array(outputs.dropFirst(n))
+        }
+        if let limit = projection.limit {
+            let n = try count(limit, clause: "LIMIT")
+            outputs = Array(outputs.prefix(n))
+        }
+        if let predicate = projection.predicate {
+            var kept: [Row] = []
+            for row in outputs where try evaluate(predicate, row) == .bool(true) { kept.append(row) }
+            outputs = kept
+        }
+        return outputs
+    }
+
+    /// SKIP and LIMIT take a non-negative integer (a literal or a parameter).
+    func count(_ expression: Expression, clause: String) throws(QueryError) -> Int {
+        guard case .integer(let n) = try evaluate(expression, []), n >= 0 else {
+            throw QueryError(.runtime, "\(clause) specified value of invalid type, must be a positive integer")
+        }
+        return Int(clamping: n)
+    }
+
+    /// Groups rows by the non-aggregate items and folds each group's aggregates. With no
+    /// grouping items and no input, there is still one group (`count(*)` of nothing is 0).
+    func aggregate(_ projection: BoundProjection, rows: [Row]) throws(QueryError) -> [(output: Row, input: Row)] {
+        let keyItems = projection.items.indices.filter { !projection.items[$0].expression.containsAggregate }
+        var groupIndex: [Row: Int] = [:]
+        var groups: [(key: Row, input: Row, accumulators: [Accumulator])] = []
+        let fresh = projection.aggregates.map(Accumulator.init)
+        if keyItems.isEmpty { groups.append(([], [], fresh)); groupIndex[[]] = 0 }
+        for row in rows {
+            var key: Row = []
+            for i in keyItems { key.append(try evaluate(projection.items[i].expression, row)) }
+            let g: Int
+            if let existing = groupIndex[key] { g = existing } else {
+                g = groups.count
+                groupIndex[key] = g
+                groups.append((key, row, fresh))
+            }
+            if groups[g].input.isEmpty { groups[g].input = row }
+            for (a, aggregate) in projection.aggregates.enumerated() {
+                let value = try aggregate.argument.map { e throws(QueryError) in try evaluate(e, row) } ?? .bool(true)
+                try groups[g].accumulators[a].add(value)
+            }
+        }
+        var output: [(output: Row, input: Row)] = []
+        for group in groups {
+            let results = group.accumulators.map(\.result)
+            var row: Row = []
+            var k = 0
+            for (i, item) in projection.items.enumerated() {
+                if keyItems.contains(i) { row.append(group.key[k]); k += 1 }
+                else { row.append(try evaluate(item.expression, group.input, aggregates: results)) }
+            }
+            output.append((row, group.input))
+        }
+        return output
+    }
+}
+
+extension Expression {
+    /// True when an aggregate's result is part of the expression.
+    var containsAggregate: Bool {
+        switch self {
+        case .aggregateResult: return true
+        case .literal, .parameter, .variable, .slot: return false
+        case .property(let base, _): return base.containsAggregate
+        case .list(let elements): return elements.contains { $0.containsAggregate }
+        case .map(let entries): return entries.contains { $0.value.containsAggregate }
+        case .unary(_, let operand), .isNull(let operand, _), .hasLabels(let operand, _): return operand.containsAggregate
+        case .binary(_, let l, let r), .subscriptIndex(let l, let r): return l.containsAggregate || r.containsAggregate
+        case .function(let call): return call.arguments.contains { $0.containsAggregate }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+// ParameterHeader.swift — FalkorDB's parameters inside the query text: `CYPHER a=1 b='x' <query>`.
+// Splits the header from the body and parses each value as a Cypher literal, before the lexer
+// sees the body (so the body's error offsets count from the body's own start).
+
+import GraphStore
+
+/// The parameters of a `CYPHER …` header and the query body that follows it.
+struct ParameterHeader {
+    /// The query text after the header (the whole text when there is none).
+    var body: String
+    var parameters: [String: Value]
+
+    /// Splits `text`. Header values differ from body literals in two ways, as in FalkorDB:
+    /// integers are always decimal (`089` is 89) and clamp to Int64.max instead of failing,
+    /// and Python's `True`/`False` are accepted (true/false are case-insensitive anyway).
+    static func split(_ text: String) throws(QueryError) -> ParameterHeader {
+        var lexer = Lexer(text)
+        guard let first = try? lexer.next(), first.isKeyword("CYPHER") else {
+            return ParameterHeader(body: text, parameters: [:])
+        }
+        var parser = HeaderValueParser(lexer: lexer)
+        var parameters: [String: Value] = [:]
+        while true {
+            let name = try? parser.peekToken()
+            let equals = try? parser.peekToken(1)
+            guard let name, name.kind == .identifier || name.kind == .escapedIdentifier,
+                  let equals, equals.isSymbol(.equal) else {
+                let bodyStart = parser.buffered.first?.location.offset ?? parser.lexer.position
+                let bytes = Array(text.utf8)
+                var start = bodyStart
+                while start < bytes.count, Lexer.byteClass[Int(bytes[start])] == .space
+                        || Lexer.byteClass[Int(bytes[start])] == .newline { start += 1 }
+                return ParameterHeader(body: String(decoding: bytes[start...], as: UTF8.self), parameters: parameters)
+            }
+            parser.consume(2)
+            guard let value = parser.parseValue() else {
+                // FalkorDB's reply is a plain error, not a located syntax error.
+                throw QueryError(.semantic, "Failed to parse query parameter '\(name.text)' value")
+            }
+            parameters[name.text] = value
+        }
+    }
+}
+
+/// A small recursive-descent reader of literal values over the lexer, with a two-token lookahead.
+struct HeaderValueParser {
+    var lexer: Lexer
+    var buffered: [Token] = []
+
+    init(lexer: Lexer) { self.lexer = lexer }
+
+    mutating func peekToken(_ ahead: Int = 0) throws(QueryError) -> Token {
+        while buffered.count <= ahead { buffered.append(try lexer.next()) }
+        return buffered[ahead]
+    }
+
+    mutating func consume(_ count: Int = 1) {
+        buffered.removeFirst(min(count, buffered.count))
+    }
+
+    mutating func nextToken() -> Token? {
+        guard let token = try? peekToken() else { return nil }
+        consume()
+        return token
+    }
+
+    /// One literal, or nil when the text is not a literal this header accepts.
+    mutating func parseValue() -> Value? {
+        guard let token = nextToken() else { return nil }
+        switch token.kind {
+        case .integer:
+            return .integer(Int64(token.text) ?? Int64.max)
+        case .float:
+            guard let d = Double(token.text), d.isFinite else { return nil }
+            return .double(d)
+        case .string:
+            return .string(token.text)
+        case .symbol(.minus):
+            guard let number = nextToken() else { return nil }
+            if number.kind == .integer { return .integer(Int64("-" + number.text) ?? Int64.min) }
+            if number.kind == .float, let d = Double(number.text), d.isFinite { return .double(-d) }
+            return nil
+        case .identifier:
+            switch token.text.uppercased() {
+            case "TRUE": return .bool(true)
+            case "FALSE": return .bool(false)
+            case "NULL", "NONE": return .null
+            default: return nil
+            }
+        case .symbol(.leftBracket):
+            var elements: [Value] = []
+            if (try? peekToken())?.isSymbol(.rightBracket) == true { consume(); return .list(elements) }
+            while true {
+                guard let element = parseValue() else { return nil }
+                elements.append(element)
+                guard let separator = nextToken() else { return nil }
+                if separator.isSymbol(.rightBracket) { return .list(elements) }
+                guard separator.isSymbol(.comma) else { return nil }
+            }
+        case .symbol(.leftBrace):
+            var map = ValueMap()
+            if (try? peekToken())?.isSymbol(.rightBrace) == true { consume(); return .map(map) }
+            while true {
+                guard let key = nextToken(), key.kind == .identifier || key.kind == .escapedIdentifier || key.kind == .string,
+                      nextToken()?.isSymbol(.colon) == true, let value = parseValue() else { return nil }
+                map[key.text] = value
+                guard let separator = nextToken() else { return nil }
+                if separator.isSymbol(.rightBrace) { return .map(map) }
+                guard separator.isSymbol(.comma) else { return nil }
+            }
+        default:
+            return nil
+        }
+    }
+}

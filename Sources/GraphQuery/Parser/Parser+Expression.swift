@@ -1,0 +1,208 @@
+// Parser+Expression.swift — expressions by precedence climbing. Loosest to tightest:
+// OR, XOR, AND, NOT, comparisons, IN / STARTS WITH / ENDS WITH / CONTAINS / IS [NOT] NULL,
+// + -, * / %, ^, unary + -, then postfix `.key`, `[index]`, `:Label` on an atom (openCypher's order).
+
+extension Parser {
+    /// Precedence levels; a higher level binds tighter.
+    enum Level {
+        static let or = 1, xor = 2, and = 3, not = 4, comparison = 5, predicate = 6
+        static let additive = 7, multiplicative = 8, power = 9, unary = 10
+    }
+
+    mutating func parseExpression() throws(QueryError) -> Expression {
+        try parseBinary(minimum: Level.or)
+    }
+
+    /// The binary operator at the cursor with its level and token count, if any.
+    func binaryOperator() -> (op: BinaryOperator, level: Int, tokens: Int)? {
+        let token = current
+        switch token.kind {
+        case .symbol(let symbol):
+            switch symbol {
+            case .equal: return (.equal, Level.comparison, 1)
+            case .notEqual: return (.notEqual, Level.comparison, 1)
+            case .less: return (.less, Level.comparison, 1)
+            case .lessEqual: return (.lessEqual, Level.comparison, 1)
+            case .greater: return (.greater, Level.comparison, 1)
+            case .greaterEqual: return (.greaterEqual, Level.comparison, 1)
+            case .plus: return (.add, Level.additive, 1)
+            case .minus: return (.subtract, Level.additive, 1)
+            case .star: return (.multiply, Level.multiplicative, 1)
+            case .slash: return (.divide, Level.multiplicative, 1)
+            case .percent: return (.modulo, Level.multiplicative, 1)
+            case .caret: return (.power, Level.power, 1)
+            default: return nil
+            }
+        case .identifier:
+            if token.isKeyword("OR") { return (.or, Level.or, 1) }
+            if token.isKeyword("XOR") { return (.xor, Level.xor, 1) }
+            if token.isKeyword("AND") { return (.and, Level.and, 1) }
+            if token.isKeyword("IN") { return (.in, Level.predicate, 1) }
+            if token.isKeyword("CONTAINS") { return (.contains, Level.predicate, 1) }
+            if token.isKeyword("STARTS"), next.isKeyword("WITH") { return (.startsWith, Level.predicate, 2) }
+            if token.isKeyword("ENDS"), next.isKeyword("WITH") { return (.endsWith, Level.predicate, 2) }
+            return nil
+        default: return nil
+        }
+    }
+
+    mutating func parseBinary(minimum: Int) throws(QueryError) -> Expression {
+        var lhs = try parsePrefix(minimum: minimum)
+        while true {
+            if current.isKeyword("IS"), Level.predicate >= minimum {
+                advance()
+                let negated = acceptKeyword("NOT")
+                try expectKeyword("NULL")
+                lhs = .isNull(lhs, negated: negated)
+                continue
+            }
+            guard let (op, level, count) = binaryOperator(), level >= minimum else { return lhs }
+            for _ in 0..<count { advance() }
+            // All binary operators are left-associative: the right side binds one level tighter.
+            let rhs = try parseBinary(minimum: level + 1)
+            lhs = .binary(op, lhs, rhs)
+        }
+    }
+
+    /// NOT and unary signs, which bind looser than what follows them but may start any operand.
+    mutating func parsePrefix(minimum: Int) throws(QueryError) -> Expression {
+        if current.isKeyword("NOT") {
+            advance()
+            return .unary(.not, try parseBinary(minimum: Level.not))
+        }
+        if current.isSymbol(.minus) {
+            advance()
+            if current.kind == .integer {  // `-9223372036854775808` is a literal, not a negated overflow
+                let token = advance()
+                return try parsePostfix(.literal(.integer(integerValue(token, negative: true))))
+            }
+            return .unary(.negate, try parseBinary(minimum: Level.unary))
+        }
+        if current.isSymbol(.plus) {
+            advance()
+            return .unary(.plus, try parseBinary(minimum: Level.unary))
+        }
+        return try parsePostfix(try parseAtom())
+    }
+
+    mutating func parsePostfix(_ base: Expression) throws(QueryError) -> Expression {
+        var expression = base
+        while true {
+            if accept(.dot) {
+                expression = .property(expression, try parseName("a property key name"))
+            } else if current.isSymbol(.colon) {
+                var labels: [String] = []
+                while accept(.colon) { labels.append(try parseName("a label name")) }
+                expression = .hasLabels(expression, labels)
+            } else if accept(.leftBracket) {
+                let index = try parseExpression()
+                try expect(.rightBracket, "']'")
+                expression = .subscriptIndex(expression, index)
+            } else {
+                return expression
+            }
+        }
+    }
+
+    /// FalkorDB's integer literal rule: a leading 0 means octal (`010` is 8, `08` is an error).
+    func integerValue(_ token: Token, negative: Bool) throws(QueryError) -> Int64 {
+        let digits = token.text
+        let isOctal = digits.count > 1 && digits.hasPrefix("0")
+        let radix: Int64 = isOctal ? 8 : 10
+        var value: Int64 = 0
+        for byte in digits.utf8 {
+            let digit = Int64(byte) - 48
+            guard digit < radix else { throw literalError("Invalid numeric value '\(digits)'", token) }
+            let (shifted, o1) = value.multipliedReportingOverflow(by: radix)
+            // Accumulate negatively so that Int64.min is reachable.
+            let (next, o2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !o1 && !o2 else {
+                throw literalError("Integer overflow '\(negative ? "-" : "")\(digits)'", token)
+            }
+            value = next
+        }
+        return value
+    }
+
+    /// A well-formed literal whose value is not acceptable. FalkorDB answers these with a plain
+    /// error (no errMsg/line/column wrapping), so the kind is not `.syntax`; the location is kept
+    /// for callers that point at the text.
+    func literalError(_ message: String, _ token: Token) -> QueryError {
+        QueryError(.semantic, message, location: token.location,
+                   contextLine: Lexer.lineText(source, containing: token.location.offset))
+    }
+
+    mutating func parseAtom() throws(QueryError) -> Expression {
+        let token = current
+        switch token.kind {
+        case .integer:
+            advance()
+            return .literal(.integer(try integerValue(token, negative: false)))
+        case .float:
+            advance()
+            guard let value = Double(token.text) else { throw error("Invalid numeric value '\(token.text)'", at: token.location) }
+            return .literal(.double(value))
+        case .string:
+            advance()
+            return .literal(.string(token.text))
+        case .parameter:
+            advance()
+            parameterNames.insert(token.text)
+            return .parameter(token.text)
+        case .symbol(.leftParen):
+            advance()
+            let inner = try parseExpression()
+            try expect(.rightParen, "')'")
+            return inner
+        case .symbol(.leftBracket):
+            advance()
+            var elements: [Expression] = []
+            if !accept(.rightBracket) {
+                repeat { elements.append(try parseExpression()) } while accept(.comma)
+                guard accept(.rightBracket) else { throw unexpected("',' or ']'") }
+            }
+            return .list(elements)
+        case .symbol(.leftBrace):
+            return .map(try parseMapEntries())
+        case .identifier, .escapedIdentifier:
+            if token.kind == .identifier {
+                if token.isKeyword("TRUE") { advance(); return .literal(.bool(true)) }
+                if token.isKeyword("FALSE") { advance(); return .literal(.bool(false)) }
+                if token.isKeyword("NULL") { advance(); return .literal(.null) }
+            }
+            advance()
+            if current.isSymbol(.leftParen) || (current.isSymbol(.dot) && isNamespacedCall()) {
+                return try parseFunctionCall(token)
+            }
+            return .variable(token.text, token.location)
+        default:
+            throw unexpected("an expression")
+        }
+    }
+
+    /// `db.labels(` style names: identifiers joined by dots and followed by '('.
+    func isNamespacedCall() -> Bool {
+        var i = index
+        while tokens[i].isSymbol(.dot), tokens[i + 1].kind == .identifier { i += 2 }
+        return i > index && tokens[i].isSymbol(.leftParen)
+    }
+
+    mutating func parseFunctionCall(_ first: Token) throws(QueryError) -> Expression {
+        var name = first.text
+        while accept(.dot) { name += "." + advance().text }
+        try expect(.leftParen)
+        if current.isSymbol(.star) {
+            advance()
+            try expect(.rightParen, "')'")
+            return .function(FunctionCall(name: name, isDistinct: false, isStar: true, arguments: [], location: first.location))
+        }
+        let isDistinct = acceptKeyword("DISTINCT")
+        var arguments: [Expression] = []
+        if !accept(.rightParen) {
+            repeat { arguments.append(try parseExpression()) } while accept(.comma)
+            guard accept(.rightParen) else { throw unexpected("',' or ')'") }
+        }
+        return .function(FunctionCall(name: name, isDistinct: isDistinct, isStar: false, arguments: arguments,
+                                      location: first.location))
+    }
+}

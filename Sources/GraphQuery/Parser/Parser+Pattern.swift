@@ -1,0 +1,88 @@
+// Parser+Pattern.swift — parses graph patterns: `(a:L {k: v})-[r:T|U {k: v}]->(b)`, several
+// separated by commas, optionally named (`p = …`). Used by MATCH and CREATE.
+
+extension Parser {
+    mutating func parsePatternList() throws(QueryError) -> [PatternPart] {
+        var parts: [PatternPart] = []
+        repeat { parts.append(try parsePatternPart()) } while accept(.comma)
+        return parts
+    }
+
+    mutating func parsePatternPart() throws(QueryError) -> PatternPart {
+        var pathVariable: String?
+        if current.kind == .identifier || current.kind == .escapedIdentifier, next.isSymbol(.equal) {
+            pathVariable = advance().text
+            advance()
+        }
+        var nodes = [try parseNodePattern()]
+        var relationships: [RelationshipPattern] = []
+        while current.isSymbol(.minus) || (current.isSymbol(.less) && next.isSymbol(.minus)) {
+            relationships.append(try parseRelationshipPattern())
+            nodes.append(try parseNodePattern())
+        }
+        return PatternPart(pathVariable: pathVariable, nodes: nodes, relationships: relationships)
+    }
+
+    mutating func parseNodePattern() throws(QueryError) -> NodePattern {
+        let location = current.location
+        try expect(.leftParen, "'('")
+        var variable: String?
+        if current.kind == .identifier || current.kind == .escapedIdentifier { variable = advance().text }
+        var labels: [String] = []
+        while accept(.colon) { labels.append(try parseName("a label name")) }
+        var properties: [(key: String, value: Expression)] = []
+        if current.isSymbol(.leftBrace) { properties = try parseMapEntries() }
+        guard accept(.rightParen) else {
+            throw unexpected(labels.isEmpty && properties.isEmpty && variable == nil
+                ? "a variable, a label, '{', a parameter or ')'"
+                : properties.isEmpty ? "a label, '{', a parameter or ')'" : "')'")
+        }
+        return NodePattern(variable: variable, labels: labels, properties: properties, location: location)
+    }
+
+    /// `-[…]->`, `<-[…]-`, `-[…]-`, and the bare forms `-->`, `<--`, `--`.
+    mutating func parseRelationshipPattern() throws(QueryError) -> RelationshipPattern {
+        let location = current.location
+        let pointsLeft = accept(.less)
+        try expect(.minus, "'-'")
+        var variable: String?
+        var types: [String] = []
+        var properties: [(key: String, value: Expression)] = []
+        if accept(.leftBracket) {
+            if current.kind == .identifier || current.kind == .escapedIdentifier { variable = advance().text }
+            if accept(.colon) {
+                types.append(try parseName("a relationship type name"))
+                while accept(.pipe) {
+                    _ = accept(.colon)
+                    types.append(try parseName("a relationship type name"))
+                }
+            }
+            if current.isSymbol(.star) {
+                throw error("Variable length relationships are not supported yet", at: current.location)
+            }
+            if current.isSymbol(.leftBrace) { properties = try parseMapEntries() }
+            guard accept(.rightBracket) else {
+                throw unexpected(properties.isEmpty ? "a relationship type, '{', a parameter or ']'" : "']'")
+            }
+        }
+        try expect(.minus, "'-'")
+        let pointsRight = accept(.greater)
+        let direction: PatternDirection = pointsLeft == pointsRight ? .either : (pointsRight ? .leftToRight : .rightToLeft)
+        return RelationshipPattern(variable: variable, types: types, properties: properties,
+                                   direction: direction, location: location)
+    }
+
+    /// `{key: expression, …}` as ordered entries (a pattern's property map or a map literal).
+    mutating func parseMapEntries() throws(QueryError) -> [(key: String, value: Expression)] {
+        try expect(.leftBrace)
+        var entries: [(key: String, value: Expression)] = []
+        if accept(.rightBrace) { return entries }
+        repeat {
+            let key = try parseName("a property key name")
+            try expect(.colon, "':'")
+            entries.append((key, try parseExpression()))
+        } while accept(.comma)
+        guard accept(.rightBrace) else { throw unexpected("',' or '}'") }
+        return entries
+    }
+}

@@ -1,0 +1,81 @@
+// BoundQuery.swift — the output of the semantic pass: clauses whose variables are resolved to
+// row slots, whose functions are known, and whose aggregates are pulled out of projections.
+// The planner turns it into operators; nothing here depends on a particular graph.
+
+/// A node in a pattern, its variable resolved to a slot (anonymous nodes get hidden slots).
+struct BoundNodePattern: Sendable {
+    var slot: Int
+    var labels: [String]
+    var properties: [(key: String, value: Expression)]
+}
+
+/// A relationship in a pattern, its variable resolved to a slot.
+struct BoundRelationshipPattern: Sendable {
+    var slot: Int
+    var types: [String]
+    var properties: [(key: String, value: Expression)]
+    var direction: PatternDirection
+}
+
+/// A pattern chain: `nodes.count == relationships.count + 1`; relationship i joins node i and i+1.
+struct BoundPattern: Sendable {
+    var nodes: [BoundNodePattern]
+    var relationships: [BoundRelationshipPattern]
+}
+
+/// MATCH after binding.
+struct BoundMatch: Sendable {
+    var patterns: [BoundPattern]
+    var predicate: Expression?
+    var isOptional: Bool
+    /// Slots that hold values before this clause runs (variables of earlier clauses).
+    var boundBefore: Set<Int>
+    /// Slots this clause introduces: set to null by OPTIONAL MATCH when nothing matches.
+    var introduced: [Int]
+}
+
+/// CREATE after binding.
+struct BoundCreate: Sendable {
+    var patterns: [BoundPattern]
+    var boundBefore: Set<Int>
+}
+
+/// An aggregate call pulled out of a projection item; `argument` is nil for `count(*)`.
+struct BoundAggregate: Sendable {
+    var function: String
+    var isDistinct: Bool
+    var argument: Expression?
+}
+
+/// WITH or RETURN after binding. Item expressions read the input row; aggregate calls in them
+/// were replaced by `.aggregateResult(i)`. ORDER BY and WITH's WHERE read the output row
+/// (slot i = item i), and when `sortSeesInput`, the input row after it at `items.count + slot`.
+struct BoundProjection: Sendable {
+    var items: [(name: String, expression: Expression)]
+    var aggregates: [BoundAggregate]
+    var isDistinct: Bool
+    var orderBy: [(expression: Expression, ascending: Bool)]
+    var sortSeesInput: Bool
+    var skip: Expression?
+    var limit: Expression?
+    var predicate: Expression?
+    var isAggregating: Bool { !aggregates.isEmpty }
+}
+
+/// A clause after binding (BoundQuery pairs each with the row width in effect after it).
+enum BoundClause: Sendable {
+    case match(BoundMatch)
+    case create(BoundCreate)
+    case unwind(list: Expression, slot: Int)
+    case projection(BoundProjection)
+}
+
+/// A whole query after binding.
+struct BoundQuery: Sendable {
+    /// Each clause with the row width after it.
+    var clauses: [(clause: BoundClause, width: Int)]
+    /// Column names when the query ends in RETURN; nil for a pure write.
+    var columns: [String]?
+    var isUpdating: Bool
+    var parameterNames: Set<String>
+}

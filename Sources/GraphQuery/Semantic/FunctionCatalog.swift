@@ -1,0 +1,39 @@
+// FunctionCatalog.swift — the functions the language knows, with their arity, so that the
+// semantic pass rejects an unknown function or a wrong argument count before anything runs.
+// Scalar bodies live in Executor/ScalarFunctions.swift, aggregates in Executor/Aggregation.swift.
+
+/// A built-in function's signature. Names are matched case-insensitively.
+struct FunctionSignature: Sendable {
+    enum Kind: Sendable { case scalar, aggregate }
+    var name: String
+    var kind: Kind
+    var minArguments: Int
+    var maxArguments: Int
+}
+
+/// The catalog, keyed by lower-cased name.
+enum FunctionCatalog {
+    static let signatures: [String: FunctionSignature] = {
+        let all: [FunctionSignature] = [
+            .init(name: "count", kind: .aggregate, minArguments: 1, maxArguments: 1),
+            .init(name: "collect", kind: .aggregate, minArguments: 1, maxArguments: 1),
+            .init(name: "sum", kind: .aggregate, minArguments: 1, maxArguments: 1),
+            .init(name: "avg", kind: .aggregate, minArguments: 1, maxArguments: 1),
+            .init(name: "min", kind: .aggregate, minArguments: 1, maxArguments: 1),
+            .init(name: "max", kind: .aggregate, minArguments: 1, maxArguments: 1),
+            .init(name: "id", kind: .scalar, minArguments: 1, maxArguments: 1),
+            .init(name: "labels", kind: .scalar, minArguments: 1, maxArguments: 1),
+            .init(name: "type", kind: .scalar, minArguments: 1, maxArguments: 1),
+            .init(name: "toupper", kind: .scalar, minArguments: 1, maxArguments: 1),
+            .init(name: "tolower", kind: .scalar, minArguments: 1, maxArguments: 1),
+            .init(name: "size", kind: .scalar, minArguments: 1, maxArguments: 1),
+            .init(name: "coalesce", kind: .scalar, minArguments: 1, maxArguments: Int.max),
+            .init(name: "tostring", kind: .scalar, minArguments: 1, maxArguments: 1),
+            .init(name: "tointeger", kind: .scalar, minArguments: 1, maxArguments: 1),
+        ]
+        return Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    }()
+
+    /// The signature for `name`, or nil when unknown.
+    static func lookup(_ name: String) -> FunctionSignature? { signatures[name.lowercased()] }
+}

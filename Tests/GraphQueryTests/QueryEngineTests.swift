@@ -1,0 +1,125 @@
+// QueryEngineTests.swift — the engine as the server uses it: plan cache, read-only refusal,
+// store errors mapped to query errors with nothing left behind, results with schema ids,
+// header offsets, and many threads at once.
+
+import Dispatch
+import Testing
+@testable import GraphQuery
+import GraphStore
+import Synchronization
+
+@Suite("QueryEngine")
+struct QueryEngineTests {
+    @Test("a plan is cached by body text, whatever the CYPHER header's values")
+    func planCache() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        let first = try engine.execute("CYPHER x=1 RETURN $x", on: store)
+        let second = try engine.execute("CYPHER x=2 RETURN $x", on: store)
+        #expect(!first.statistics.cachedExecution)
+        #expect(second.statistics.cachedExecution)
+        #expect(second.rows == [[.integer(2)]])
+        #expect(second.statistics.executionTimeMilliseconds >= 0)
+        let other = try engine.execute("RETURN $x", on: store, parameters: ["x": .string("p")])
+        #expect(other.statistics.cachedExecution)
+        #expect(other.rows == [[.string("p")]])
+    }
+
+    @Test("the cache forgets everything when full, and still answers right")
+    func cacheCapacity() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine(cacheCapacity: 2)
+        for i in 0..<5 { #expect(try engine.execute("RETURN \(i)", on: store).rows == [[.integer(Int64(i))]]) }
+        #expect(try engine.execute("RETURN 4", on: store).statistics.cachedExecution)
+    }
+
+    @Test("nodes and relationships come back with ids, schema ids and names")
+    func materialisation() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        _ = try engine.execute("CREATE (:A {x: 1})-[:R {w: 2.5}]->(:B:A {y: 'z'})", on: store)
+        let result = try engine.execute("MATCH (a)-[r]->(b) RETURN a, r, b", on: store)
+        #expect(result.columns == ["a", "r", "b"])
+        let a = SchemaName(id: 0, name: "A"), b = SchemaName(id: 1, name: "B")
+        // A CREATE makes all of a pattern's nodes before its relationships, so `y` is interned before `w`.
+        let x = SchemaName(id: 0, name: "x"), y = SchemaName(id: 1, name: "y"), w = SchemaName(id: 2, name: "w")
+        #expect(result.rows == [[
+            .node(ResultNode(id: 0, labels: [a], properties: [ResultProperty(key: x, value: .integer(1))])),
+            .relationship(ResultRelationship(id: 0, type: SchemaName(id: 0, name: "R"), startNodeID: 0, endNodeID: 1,
+                                             properties: [ResultProperty(key: w, value: .double(2.5))])),
+            .node(ResultNode(id: 1, labels: [a, b], properties: [ResultProperty(key: y, value: .string("z"))])),
+        ]])
+    }
+
+    @Test("a read-only run refuses a write before it happens")
+    func readOnly() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        #expect(throws: QueryError(.semantic, "graph.RO_QUERY is to be executed only on read-only queries")) {
+            try engine.execute("UNWIND [1] AS i CREATE (:X)", on: store, readOnly: true)
+        }
+        #expect(store.read { $0.nodeCount } == 0)
+        #expect(try engine.execute("MATCH (n) RETURN count(n)", on: store, readOnly: true).rows == [[.integer(0)]])
+    }
+
+    @Test("a unique-constraint violation is a constraint error and rolls the whole query back")
+    func constraintViolation() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        try store.write { graph in
+            try graph.createIndex(label: graph.internLabel("User"), key: graph.internPropertyKey("id"), unique: true)
+        }
+        _ = try engine.execute("CREATE (:User {id: 1})", on: store)
+        do {
+            _ = try engine.execute("CREATE (:User {id: 2}), (:Other), (:User {id: 1})", on: store)
+            Issue.record("the duplicate was accepted")
+        } catch {
+            #expect(error.kind == .constraint)
+            #expect(!error.message.isEmpty)
+        }
+        let count = try engine.execute("MATCH (n) RETURN count(n)", on: store)
+        #expect(count.rows == [[.integer(1)]])
+    }
+
+    @Test("syntax error offsets count from the start of the body, after the CYPHER header")
+    func headerOffsets() {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        #expect {
+            try engine.execute("CYPHER a=1 b='x' MATCH (n RETURN n", on: store)
+        } throws: { error in
+            let error = error as? QueryError
+            return error?.location == SourceLocation(line: 1, column: 10, offset: 9)
+                && error?.contextLine == "MATCH (n RETURN n"
+        }
+    }
+
+    @Test("the issue's example, with readers and writers on many threads at once")
+    func concurrency() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        _ = try engine.execute("CREATE (:User {id: 1, name: 'Ann'})-[:FRIEND]->(:User {id: 2, name: 'Bo'})", on: store)
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            do {
+                if i % 4 == 0 {
+                    _ = try engine.execute("CYPHER i=\(i) CREATE (:Item {i: $i})", on: store)
+                } else {
+                    let r = try engine.execute("MATCH (a:User {id: 1})-[:FRIEND]-(b:User) RETURN b.name, b.id", on: store)
+                    if r.rows != [[.string("Bo"), .integer(2)]] { failures.add("wrong rows \(r.rows)") }
+                }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty)
+        #expect(try engine.execute("MATCH (i:Item) RETURN count(i)", on: store).rows == [[.integer(16)]])
+    }
+}
+
+/// Collects failures from concurrent closures.
+final class Failures: Sendable {
+    private let list = Mutex<[String]>([])
+    func add(_ message: String) { list.withLock { $0.append(message) } }
+    var all: [String] { list.withLock { $0 } }
+}
