@@ -1,0 +1,113 @@
+// ResultSetReply.swift — writes a QueryResult in FalkorDB's verbose result-set shape
+// (resultset_replyverbose.c): `*1 [stats]` for a pure write, else `*3 [header, rows,
+// stats]`. Scalars are native RESP values, nodes `*3` and relationships `*5` arrays of
+// [name, value] pairs, lists/maps/paths one bulk string (see VerboseText).
+
+import GraphQuery
+
+/// The verbose GRAPH.QUERY reply writer.
+enum ResultSetReply {
+    /// Appends the whole reply for `result`.
+    static func write(_ result: QueryResult, into reply: inout RESPEncoder) {
+        guard result.hasResultSet else {
+            reply.arrayHeader(1)
+            writeStatistics(result.statistics, into: &reply)
+            return
+        }
+        reply.arrayHeader(3)
+        reply.arrayHeader(result.columns.count)
+        for column in result.columns { reply.bulkString(column) }
+        reply.arrayHeader(result.rows.count)
+        for row in result.rows {
+            reply.arrayHeader(row.count)
+            for cell in row { writeCell(cell, into: &reply) }
+        }
+        writeStatistics(result.statistics, into: &reply)
+    }
+
+    /// One top-level cell (or a property value of a node or relationship).
+    static func writeCell(_ value: ResultValue, into reply: inout RESPEncoder) {
+        switch value {
+        case .null: reply.nullBulkString()
+        case .bool(let b): reply.bulkString(b ? "true" : "false")
+        case .integer(let n): reply.integer(n)
+        case .double(let d): reply.bulkString(NumberFormatting.shortest(d))
+        case .string(let s): reply.bulkString(s)
+        case .list, .map, .path: reply.bulkString(VerboseText.render(value))
+        case .node(let node): writeNode(node, into: &reply)
+        case .relationship(let relationship): writeRelationship(relationship, into: &reply)
+        }
+    }
+
+    /// `*3 [id :n] [labels [..]] [properties [[k, v]..]]`.
+    static func writeNode(_ node: ResultNode, into reply: inout RESPEncoder) {
+        reply.arrayHeader(3)
+        reply.arrayHeader(2)
+        reply.bulkString("id")
+        reply.integer(node.id)
+        reply.arrayHeader(2)
+        reply.bulkString("labels")
+        reply.arrayHeader(node.labels.count)
+        for label in node.labels { reply.bulkString(label.name) }
+        writeProperties(node.properties, into: &reply)
+    }
+
+    /// `*5 [id :n] [type T] [src_node :n] [dest_node :n] [properties [[k, v]..]]`.
+    static func writeRelationship(_ relationship: ResultRelationship, into reply: inout RESPEncoder) {
+        reply.arrayHeader(5)
+        reply.arrayHeader(2)
+        reply.bulkString("id")
+        reply.integer(relationship.id)
+        reply.arrayHeader(2)
+        reply.bulkString("type")
+        reply.bulkString(relationship.type.name)
+        reply.arrayHeader(2)
+        reply.bulkString("src_node")
+        reply.integer(relationship.startNodeID)
+        reply.arrayHeader(2)
+        reply.bulkString("dest_node")
+        reply.integer(relationship.endNodeID)
+        writeProperties(relationship.properties, into: &reply)
+    }
+
+    private static func writeProperties(_ properties: [ResultProperty], into reply: inout RESPEncoder) {
+        reply.arrayHeader(2)
+        reply.bulkString("properties")
+        reply.arrayHeader(properties.count)
+        for property in properties {
+            reply.arrayHeader(2)
+            reply.bulkString(property.key.name)
+            writeCell(property.value, into: &reply)
+        }
+    }
+
+    /// The statistics lines: each counter only when > 0, in FalkorDB's fixed order
+    /// (ResultSet_EmitCompactStats), then always the cache flag and the execution time.
+    static func statisticsLines(_ s: QueryStatistics) -> [String] {
+        var lines: [String] = []
+        let counters: [(String, Int)] = [
+            ("Labels added", s.labelsAdded),
+            ("Labels removed", s.labelsRemoved),
+            ("Nodes created", s.nodesCreated),
+            ("Properties set", s.propertiesSet),
+            ("Properties removed", s.propertiesRemoved),
+            ("Relationships created", s.relationshipsCreated),
+            ("Nodes deleted", s.nodesDeleted),
+            ("Relationships deleted", s.relationshipsDeleted),
+            ("Indices created", s.indicesCreated),
+            ("Indices deleted", s.indicesDeleted),
+            ("Constraints created", s.constraintsCreated),
+            ("Constraints deleted", s.constraintsDeleted),
+        ]
+        for (name, count) in counters where count > 0 { lines.append("\(name): \(count)") }
+        lines.append("Cached execution: \(s.cachedExecution ? 1 : 0)")
+        lines.append("Query internal execution time: \(NumberFormatting.milliseconds(s.executionTimeMilliseconds)) milliseconds")
+        return lines
+    }
+
+    static func writeStatistics(_ statistics: QueryStatistics, into reply: inout RESPEncoder) {
+        let lines = statisticsLines(statistics)
+        reply.arrayHeader(lines.count)
+        for line in lines { reply.bulkString(line) }
+    }
+}

@@ -1,0 +1,30 @@
+// RESPProtocolError.swift — a request that cannot be framed. Each case carries Redis's
+// exact wording; the server replies with it and then closes the connection, as Redis does,
+// because after a framing error the byte stream can no longer be trusted.
+
+/// A framing error in a client's request stream.
+enum RESPProtocolError: Error, Sendable, Equatable {
+    case invalidMultibulkLength
+    case invalidBulkLength
+    case expectedDollar(got: UInt8)
+    case tooBigMultibulkCountString
+    case tooBigBulkCountString
+    case tooBigInlineRequest
+    case unbalancedQuotes
+
+    /// The error reply text, without the leading `-` and trailing CRLF.
+    var message: String {
+        switch self {
+        case .invalidMultibulkLength: return "ERR Protocol error: invalid multibulk length"
+        case .invalidBulkLength: return "ERR Protocol error: invalid bulk length"
+        case .expectedDollar(let byte):
+            // Redis prints the byte with %c; a control byte would break the reply line.
+            let shown = (byte >= 0x20 && byte < 0x7f) ? Character(Unicode.Scalar(byte)) : "?"
+            return "ERR Protocol error: expected '$', got '\(shown)'"
+        case .tooBigMultibulkCountString: return "ERR Protocol error: too big mbulk count string"
+        case .tooBigBulkCountString: return "ERR Protocol error: too big bulk count string"
+        case .tooBigInlineRequest: return "ERR Protocol error: too big inline request"
+        case .unbalancedQuotes: return "ERR Protocol error: unbalanced quotes in request"
+        }
+    }
+}

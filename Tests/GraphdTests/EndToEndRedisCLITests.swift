@@ -1,0 +1,80 @@
+// EndToEndRedisCLITests.swift — the README's redis-cli session, run for real: the commands
+// are read out of README.md and their output must match what the README shows (up to the
+// execution time). Skipped when redis-cli is not installed (.ci/run installs it).
+
+import Foundation
+import Testing
+@testable import graphd
+
+/// `redis-cli` on PATH, if any.
+private func redisCLIPath() -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+        let candidate = "\(directory)/redis-cli"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// The `$ redis-cli …` commands of README.md's redis-cli example with the output shown
+/// under each.
+private func readmeSession() throws -> [(command: String, output: [String])] {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+    let text = try String(contentsOf: readme, encoding: .utf8)
+    var session: [(command: String, output: [String])] = []
+    var inBlock = false
+    var current: Int? = nil   // the command whose output the next lines are
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("```") { inBlock.toggle(); current = nil; continue }
+        guard inBlock else { continue }
+        if line.hasPrefix("$ redis-cli ") {
+            session.append((String(line.dropFirst(2)), []))
+            current = session.count - 1
+        } else if line.hasPrefix("$ ") {
+            current = nil
+        } else if let current, !line.isEmpty {
+            session[current].output.append(String(line))
+        }
+    }
+    return session
+}
+
+/// Execution times differ from run to run.
+private func normalized(_ line: String) -> String {
+    line.replacingOccurrences(of: #"execution time: [0-9.]+ milliseconds"#, with: "execution time: T milliseconds",
+                              options: .regularExpression)
+}
+
+@Suite("End to end: redis-cli")
+struct EndToEndRedisCLITests {
+    @Test("The README's redis-cli commands print what the README shows",
+          .enabled(if: redisCLIPath() != nil, "redis-cli is not installed"))
+    func readmeSessionMatches() throws {
+        let session = try readmeSession()
+        #expect(session.count >= 2, "README.md should show at least two redis-cli commands")
+        let directory = try TemporaryDirectory("graphd-cli")
+        defer { directory.remove() }
+        let server = try GraphdProcess(dataDirectory: directory.path + "/data")
+        defer { server.kill9() }
+
+        for (command, expected) in session {
+            // The README's commands are shell lines with plain double quotes, which split
+            // the same way under Redis's rules.
+            guard var arguments = InlineSplitter.split(Array(command.utf8))?.map({ String(decoding: $0, as: UTF8.self) }) else {
+                Issue.record("cannot split \(command)")
+                continue
+            }
+            arguments.removeFirst()   // redis-cli
+            if let p = arguments.firstIndex(of: "-p"), p + 1 < arguments.count { arguments[p + 1] = String(server.port) }
+            let outputPath = directory.path + "/redis-cli.out"
+            try? FileManager.default.removeItem(atPath: outputPath)
+            let process = try ChildProcess(executable: redisCLIPath()!, arguments: ["--no-raw"] + arguments,
+                                           outputPath: outputPath)
+            #expect(process.wait() == 0)
+            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            let lines = output.split(separator: "\n").map { normalized(String($0)) }
+            #expect(lines == expected.map(normalized), "\(command)")
+        }
+    }
+}
