@@ -56,7 +56,14 @@ final class RESPTestClient {
 
     /// Connects once to 127.0.0.1:`port`; throws if nothing listens.
     init(port: Int, timeoutSeconds: Int = 30) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The descriptor is made (and on failure closed) before `self` exists: a throw after
+        // full initialization would run deinit too, and a second close could hit a descriptor
+        // number another test thread has just been given.
+        fd = try Self.connectedSocket(port: port, timeoutSeconds: timeoutSeconds)
+    }
+
+    private static func connectedSocket(port: Int, timeoutSeconds: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(description: "socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -68,12 +75,14 @@ final class RESPTestClient {
             }
         }
         guard result == 0 else {
+            let error = errno
             close(fd)
-            throw TestClientError(description: "connect to port \(port) failed: errno \(errno)")
+            throw TestClientError(description: "connect to port \(port) failed: errno \(error)")
         }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
     }
 
     deinit { close(fd) }
