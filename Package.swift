@@ -15,9 +15,11 @@ let package = Package(
         .target(name: "GraphStore"),
         .target(name: "GraphQuery", dependencies: ["GraphStore"]),
         .executableTarget(name: "graphd", dependencies: ["GraphQuery", "GraphStore"]),
-        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore"]),
-        .testTarget(name: "GraphQueryTests", dependencies: ["GraphQuery", "GraphStore"],
+        // Fixtures and helpers shared by the test targets (temporary directories, file bytes).
+        .target(name: "GraphTestSupport", path: "Tests/GraphTestSupport"),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "GraphTestSupport"]),
+        .testTarget(name: "GraphQueryTests", dependencies: ["GraphQuery", "GraphStore", "GraphTestSupport"],
                     resources: [.copy("Scenarios")]),
-        .testTarget(name: "GraphdTests", dependencies: ["graphd", "GraphQuery", "GraphStore"]),
+        .testTarget(name: "GraphdTests", dependencies: ["graphd", "GraphQuery", "GraphStore", "GraphTestSupport"]),
     ]
 )

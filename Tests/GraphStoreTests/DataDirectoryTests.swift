@@ -3,6 +3,7 @@
 import Testing
 import Foundation
 @testable import GraphStore
+import GraphTestSupport
 
 @Suite struct DataDirectoryTests {
     @Test(arguments: ["", "a/b", "..", "x..y", ".", String(repeating: "n", count: 201), "nul\u{0}"])

@@ -4,6 +4,7 @@
 import Testing
 import Foundation
 @testable import GraphStore
+import GraphTestSupport
 
 @Suite struct LogTests {
     /// Writes a few transactions through a DataDirectory; returns the log path and the dump.

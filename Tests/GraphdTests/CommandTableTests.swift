@@ -6,6 +6,7 @@ import GraphQuery
 import GraphStore
 import Testing
 @testable import graphd
+import GraphTestSupport
 
 private func request(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }
 private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

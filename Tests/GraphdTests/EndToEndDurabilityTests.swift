@@ -4,6 +4,7 @@
 
 import Foundation
 import Testing
+import GraphTestSupport
 
 /// Files under `directory` (recursively) with their sizes.
 private func fileSizes(_ directory: String) -> [String: Int] {

@@ -5,6 +5,7 @@
 import Foundation
 import Synchronization
 import Testing
+import GraphTestSupport
 
 @Suite("End to end: protocol", .serialized)
 struct EndToEndProtocolTests {

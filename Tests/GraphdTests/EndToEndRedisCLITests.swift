@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 @testable import graphd
+import GraphTestSupport
 
 /// `redis-cli` on PATH, if any.
 private func redisCLIPath() -> String? {

@@ -4,6 +4,7 @@
 
 import Foundation
 import Glibc
+import GraphTestSupport
 
 /// A running graphd process on a loopback port with a given data directory.
 final class GraphdProcess {
