@@ -9,17 +9,20 @@ let package = Package(
     products: [
         .library(name: "GraphStore", targets: ["GraphStore"]),
         .library(name: "GraphQuery", targets: ["GraphQuery"]),
+        .library(name: "SocialData", targets: ["SocialData"]),
         .executable(name: "graphd", targets: ["graphd"]),
     ],
     targets: [
         .target(name: "GraphStore"),
         .target(name: "GraphQuery", dependencies: ["GraphStore"]),
-        .executableTarget(name: "graphd", dependencies: ["GraphQuery", "GraphStore"]),
+        // Bulk import (CSV, SNAP edge lists) and the synthetic social graph, for graphd and Benchmarks.
+        .target(name: "SocialData", dependencies: ["GraphStore"]),
+        .executableTarget(name: "graphd", dependencies: ["GraphQuery", "GraphStore", "SocialData"]),
         // Fixtures and helpers shared by the test targets (temporary directories, file bytes).
         .target(name: "GraphTestSupport", path: "Tests/GraphTestSupport"),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "GraphTestSupport"]),
         .testTarget(name: "GraphQueryTests", dependencies: ["GraphQuery", "GraphStore", "GraphTestSupport"],
                     resources: [.copy("Scenarios")]),
-        .testTarget(name: "GraphdTests", dependencies: ["graphd", "GraphQuery", "GraphStore", "GraphTestSupport"]),
+        .testTarget(name: "GraphdTests", dependencies: ["graphd", "GraphQuery", "GraphStore", "SocialData", "GraphTestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 // QueryEngine.swift — the entry point of the query layer, calling the phases top to bottom:
-// parameter header → lexer/parser → binder (semantic checks) → planner → executor, with the
-// plan cached by query body text. The server and embedding apps call only `execute`.
+// parameter header → EXPLAIN/PROFILE prefix → lexer/parser → binder (semantic checks) → planner
+// → executor, with the plan cached by query body text. The server and embedding apps call
+// `execute`, `explain` and `profile`, and read or change `configuration`.
 
 import GraphStore
 import Synchronization
@@ -11,10 +12,25 @@ public final class QueryEngine: Sendable {
     /// do not defeat the cache). Cleared whole when it reaches `cacheCapacity` entries.
     private let cache = Mutex<[String: LogicalPlan]>([:])
     private let cacheCapacity: Int
+    private let settings: Mutex<QueryConfiguration>
+    /// The procedures and registered functions queries may call.
+    public let procedures: ProcedureRegistry
 
-    /// - Parameter cacheCapacity: how many plans to keep before the cache is cleared.
-    public init(cacheCapacity: Int = 1024) {
+    /// - Parameters:
+    ///   - cacheCapacity: how many plans to keep before the cache is cleared.
+    ///   - configuration: time, row and memory limits and the LOAD CSV directory.
+    ///   - procedures: what `CALL` and registered functions can reach; `.standard` has every built-in.
+    public init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
+                procedures: ProcedureRegistry = .standard) {
         self.cacheCapacity = max(1, cacheCapacity)
+        self.settings = Mutex(configuration)
+        self.procedures = procedures
+    }
+
+    /// The engine's limits; setting them affects queries that start afterwards (GRAPH.CONFIG SET).
+    public var configuration: QueryConfiguration {
+        get { settings.withLock { $0 } }
+        set { settings.withLock { $0 = newValue } }
     }
 
     /// `text` may start with FalkorDB's parameter header: `CYPHER name=value name2=value2 <query>`
@@ -22,12 +38,82 @@ public final class QueryEngine: Sendable {
     /// readOnly: a query that would write fails with QueryError(.semantic,
     ///   "graph.RO_QUERY is to be executed only on read-only queries") before anything happens.
     /// Read queries run under store.read; writing queries under store.write (one transaction).
+    /// A query starting with `EXPLAIN` returns its plan (one row per line, column `QUERY PLAN`)
+    /// without running; `PROFILE` runs it and returns the plan with rows and time per operator.
     public func execute(_ text: String, on store: GraphStore, parameters: [String: Value] = [:],
                         readOnly: Bool = false) throws(QueryError) -> QueryResult {
+        try execute(text, on: store, parameters: parameters, readOnly: readOnly, timeout: nil)
+    }
+
+    /// `execute` with a time limit: nil uses the configured default; the configured maximum
+    /// caps it. Every operator checks the deadline, so a runaway query stops soon after it
+    /// with a `.timeout` error, and a stopped write leaves nothing behind.
+    public func execute(_ text: String, on store: GraphStore, parameters: [String: Value] = [:],
+                        readOnly: Bool = false, timeout: Duration?) throws(QueryError) -> QueryResult {
         let clock = ContinuousClock()
         let started = clock.now
         let header = try ParameterHeader.split(text)
-        let (plan, cached) = try compile(header.body)
+        let (mode, body) = QueryEngine.splitPrefix(header.body)
+        let (plan, cached) = try compile(body)
+        if mode == .explain {
+            var result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription().map { [.string($0)] },
+                                     hasResultSet: true)
+            result.statistics.cachedExecution = cached
+            return result
+        }
+        let profiler = mode == .profile ? Profiler(steps: plan.steps.count) : nil
+        var result = try run(plan, on: store, header: header, parameters: parameters, readOnly: readOnly,
+                             timeout: timeout, profiler: profiler)
+        if let profiler {
+            result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription(profile: profiler).map { [.string($0)] },
+                                 hasResultSet: true, statistics: result.statistics)
+        }
+        result.statistics.cachedExecution = cached
+        let elapsed = clock.now - started
+        result.statistics.executionTimeMilliseconds =
+            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return result
+    }
+
+    /// The operator tree of `text`'s plan, root first, children indented four spaces
+    /// (GRAPH.EXPLAIN). Nothing runs; `store` is not read (plans do not depend on the data).
+    public func explain(_ text: String, on store: GraphStore) throws(QueryError) -> [String] {
+        let header = try ParameterHeader.split(text)
+        let (plan, _) = try compile(QueryEngine.splitPrefix(header.body).body)
+        return plan.treeDescription()
+    }
+
+    /// Runs `text` and returns its operator tree with `Records produced` and `Execution time`
+    /// per operator (GRAPH.PROFILE). A writing query's changes are kept, as FalkorDB does.
+    public func profile(_ text: String, on store: GraphStore, parameters: [String: Value] = [:],
+                        timeout: Duration? = nil) throws(QueryError) -> [String] {
+        let header = try ParameterHeader.split(text)
+        let (plan, _) = try compile(QueryEngine.splitPrefix(header.body).body)
+        let profiler = Profiler(steps: plan.steps.count)
+        _ = try run(plan, on: store, header: header, parameters: parameters, readOnly: false, timeout: timeout,
+                    profiler: profiler)
+        return plan.treeDescription(profile: profiler)
+    }
+
+    enum Mode { case run, explain, profile }
+
+    /// Strips a leading `EXPLAIN` or `PROFILE` keyword (any case).
+    static func splitPrefix(_ body: String) -> (mode: Mode, body: String) {
+        let trimmed = body.drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        for (word, mode) in [("EXPLAIN", Mode.explain), ("PROFILE", Mode.profile)] {
+            let prefix = trimmed.prefix(word.count)
+            guard prefix.uppercased() == word else { continue }
+            let rest = trimmed.dropFirst(word.count)
+            if let next = rest.first, next == " " || next == "\n" || next == "\t" || next == "\r" {
+                // Blank the keyword out rather than drop it, so error columns still match the text.
+                return (mode, String(body.prefix(body.count - rest.count).map { $0 == "\n" ? "\n" : " " }) + rest)
+            }
+        }
+        return (.run, body)
+    }
+
+    private func run(_ plan: LogicalPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
+                     readOnly: Bool, timeout: Duration?, profiler: Profiler?) throws(QueryError) -> QueryResult {
         if readOnly && plan.isUpdating {
             throw QueryError(.semantic, "graph.RO_QUERY is to be executed only on read-only queries")
         }
@@ -37,14 +123,22 @@ public final class QueryEngine: Sendable {
         if !plan.parameterNames.isSubset(of: bound.keys) {
             throw QueryError(.semantic, "Missing parameters")
         }
-        var result: QueryResult
+        let configuration = self.configuration
+        let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit)
+        let registry = procedures
         do {
             if plan.isUpdating {
-                result = try store.write { graph in try Executor.run(plan, graph: &graph, parameters: bound) }
+                return try store.write { graph in
+                    try Executor.run(plan, graph: &graph, parameters: bound, registry: registry, watchdog: watchdog,
+                                     profiler: profiler, resultRowLimit: configuration.resultRowLimit,
+                                     importDirectory: configuration.importDirectory)
+                }
             } else {
-                result = try store.read { graph in
+                return try store.read { graph in
                     var view = graph  // never mutated: shares the store's storage
-                    return try Executor.run(plan, graph: &view, parameters: bound)
+                    return try Executor.run(plan, graph: &view, parameters: bound, registry: registry, watchdog: watchdog,
+                                            profiler: profiler, resultRowLimit: configuration.resultRowLimit,
+                                     importDirectory: configuration.importDirectory)
                 }
             }
         } catch let error as QueryError {
@@ -56,18 +150,13 @@ public final class QueryEngine: Sendable {
         } catch {
             throw QueryError(.runtime, "\(error)")
         }
-        result.statistics.cachedExecution = cached
-        let elapsed = clock.now - started
-        result.statistics.executionTimeMilliseconds =
-            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        return result
     }
 
     /// The plan for a query body, from the cache when present; the Bool says which.
     func compile(_ body: String) throws(QueryError) -> (LogicalPlan, Bool) {
         if let plan = cache.withLock({ $0[body] }) { return (plan, true) }
         let query = try Parser.parse(body)
-        let plan = Planner.plan(try Binder.bind(query))
+        let plan = Planner.plan(try Binder.bind(query, registry: procedures))
         cache.withLock { plans in
             if plans.count >= cacheCapacity { plans.removeAll(keepingCapacity: true) }
             plans[body] = plan

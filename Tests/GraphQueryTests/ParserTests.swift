@@ -30,6 +30,20 @@ struct ParserTests {
         case .function(let f): return f.name + "(" + (f.isStar ? "*" : f.arguments.map(shape).joined(separator: ",")) + ")"
         case .aggregateResult(let i): return "agg\(i)"
         case .slot(let s): return "#\(s)"
+        case .slice(let b, let from, let to):
+            return shape(b) + "[" + (from.map(shape) ?? "") + ".." + (to.map(shape) ?? "") + "]"
+        case .caseExpression(let subject, let branches, let otherwise):
+            return "CASE " + (subject.map { shape($0) + " " } ?? "")
+                + branches.map { "WHEN " + shape($0.when) + " THEN " + shape($0.then) }.joined(separator: " ")
+                + (otherwise.map { " ELSE " + shape($0) } ?? "") + " END"
+        case .listComprehension(let v, let list, let p, let proj):
+            return "[" + shape(v) + " IN " + shape(list) + (p.map { " WHERE " + shape($0) } ?? "")
+                + (proj.map { " | " + shape($0) } ?? "") + "]"
+        case .quantifier(let q, let v, let list, let p):
+            return q.rawValue + "(" + shape(v) + " IN " + shape(list) + " WHERE " + shape(p) + ")"
+        case .mapProjection(let b, let items): return shape(b) + "{\(items.count) items}"
+        case .patternPredicate(let p): return "pattern(\(p.patterns.count))"
+        case .patternComprehension(let p): return "[pattern(\(p.patterns.count)) | ...]"
         }
     }
 
@@ -101,7 +115,7 @@ struct ParserTests {
         ("MATCH (n)\nRETURN n.", "Unexpected end of input: expected a property key name", 2, 10, 19),
         ("CREATE (a)-[:R {x: 1]->(b)", "Invalid input ']': expected ',' or '}'", 1, 21, 20),
         ("RETURN 1 AS", "Unexpected end of input: expected an alias name", 1, 12, 11),
-        ("MATCH (a)-[*]->(b) RETURN a", "Variable length relationships are not supported yet", 1, 12, 11),
+        ("MATCH (a)-[*x]->(b) RETURN a", "Invalid input 'x': expected a relationship type, '{', a parameter or ']'", 1, 13, 12),
         ("MATCH (n:) RETURN n", "Invalid input ')': expected a label name", 1, 10, 9),
         ("RETURN (1 + 2", "Unexpected end of input: expected ')'", 1, 14, 13),
     ])

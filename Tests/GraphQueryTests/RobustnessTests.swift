@@ -13,6 +13,10 @@ struct RobustnessTests {
         "CYPHER `p`=[1, 'x', {a: true}] UNWIND $p AS x WITH x, count(*) AS n RETURN DISTINCT x AS y ORDER BY y DESC SKIP 0 LIMIT 5",
         "MATCH (a)<-[r]-(b), (c) OPTIONAL MATCH (c)-->(d) RETURN *, id(a), labels(b), type(r), [1, 2][0], {k: 010}.k // done",
         "RETURN 1.5e3 + -2 * (3 % 2) ^ 2, 'é\\n\\'', `odd`.x /* c */",
+        "MERGE (u:User {id: 1}) ON CREATE SET u.n = 1 ON MATCH SET u += {m: 2} WITH u MATCH p = (u)-[:F*1..2]-(v) WHERE NOT (u)-[:B]->(v) SET v:Seen REMOVE v.x DETACH DELETE v",
+        "CALL db.labels() YIELD label AS l WHERE l <> 'x' RETURN CASE l WHEN 'a' THEN [x IN range(1, 3) WHERE x > 1 | x][0..1] ELSE all(y IN [1] WHERE y = 1) END AS c UNION RETURN 1 AS c",
+        "MATCH (n) WHERE exists { MATCH (n)-->(m) WHERE m.k = 1 } RETURN n {.name, .*, k: 1}",
+        "CREATE CONSTRAINT FOR (u:User) REQUIRE u.id IS UNIQUE",
     ]
 
     @Test("every prefix parses or fails with a QueryError", arguments: queries)
@@ -31,5 +35,24 @@ struct RobustnessTests {
                 }
             }
         }
+    }
+
+    @Test("hostile nesting is a located syntax error, not a stack overflow", arguments: [
+        String(repeating: "(", count: 20_000) + "1" + String(repeating: ")", count: 20_000),
+        String(repeating: "NOT ", count: 20_000) + "true",
+        String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000),
+        String(repeating: "- ", count: 20_000) + "1",
+    ])
+    func deepNesting(expression: String) {
+        do {
+            _ = try QueryEngine().execute("RETURN " + expression, on: .inMemory())
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind == .syntax)
+            #expect(error.message == "Expression nested too deeply (more than 200 levels)")
+        }
+        // Nesting within the limit still works.
+        let fine = String(repeating: "(", count: 150) + "1" + String(repeating: ")", count: 150)
+        #expect((try? QueryEngine().execute("RETURN " + fine, on: .inMemory()).rows) == [[.integer(1)]])
     }
 }

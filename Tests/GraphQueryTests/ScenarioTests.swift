@@ -13,7 +13,9 @@
 //   ---- N unordered      the same, compared as sorted lists
 //   ---- columns a | b    expects these column names (then another `----` line may follow)
 //   ---- stats k=v …      expects these statistics counters (nodesCreated, labelsAdded,
-//                         propertiesSet, relationshipsCreated, cached=0|1, resultset=0|1)
+//                         propertiesSet, relationshipsCreated, labelsRemoved, propertiesRemoved,
+//                         nodesDeleted, relationshipsDeleted, indicesCreated, indicesDeleted,
+//                         constraintsCreated, constraintsDeleted, cached=0|1, resultset=0|1)
 //   ---- error <message>  expects a QueryError with exactly this message
 //   ---- error at L:C <message>  …and this line and column
 //
@@ -189,6 +191,14 @@ struct ScenarioTests {
                     case "labelsAdded": s.labelsAdded
                     case "propertiesSet": s.propertiesSet
                     case "relationshipsCreated": s.relationshipsCreated
+                    case "labelsRemoved": s.labelsRemoved
+                    case "propertiesRemoved": s.propertiesRemoved
+                    case "nodesDeleted": s.nodesDeleted
+                    case "relationshipsDeleted": s.relationshipsDeleted
+                    case "indicesCreated": s.indicesCreated
+                    case "indicesDeleted": s.indicesDeleted
+                    case "constraintsCreated": s.constraintsCreated
+                    case "constraintsDeleted": s.constraintsDeleted
                     case "cached": s.cachedExecution ? 1 : 0
                     case "resultset": result.hasResultSet ? 1 : 0
                     default: nil

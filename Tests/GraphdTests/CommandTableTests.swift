@@ -99,7 +99,7 @@ struct CommandTableTests {
     func unknownQueryFlags() throws {
         try withContext { context in
             #expect(text(table.execute(request("GRAPH.QUERY", "g", "RETURN 1", "--bogus"), context: context).reply)
-                == "-ERR unsupported argument '--bogus' for 'graph.QUERY' command\r\n")
+                == "-ERR unknown argument '--bogus' for 'graph.QUERY' (expected --compact or TIMEOUT <milliseconds>)\r\n")
         }
     }
 

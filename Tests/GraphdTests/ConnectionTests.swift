@@ -23,7 +23,7 @@ private struct Driver {
         var queue = actions
         while !queue.isEmpty {
             switch queue.removeFirst() {
-            case .closeAfterFlush:
+            case .closeAfterFlush, .closeOutputLimitExceeded:
                 closeRequested = true
             case .execute(let request):
                 let line = request.map { text($0) }.joined(separator: " ")
@@ -157,5 +157,37 @@ struct ConnectionTests {
         driver.feed(bytes("\r\n   \r\n*0\r\n*-1\r\nPING\r\n"))
         #expect(driver.executed == ["PING"])
         #expect(driver.drain() == "+PING\r\n")
+    }
+
+    @Test("Before authentication the next request is framed only after the current one ran, under the new limits")
+    func framingWaitsForAuthentication() {
+        var connection = Connection(session: ClientSession(isAuthenticated: false))
+        // AUTH, then a 20 KiB ECHO (over the 16 KiB unauthenticated bulk cap) in one read.
+        let big = String(repeating: "z", count: 20 * 1024)
+        let actions = connection.received(bytes("*2\r\n$4\r\nAUTH\r\n$1\r\np\r\n*2\r\n$4\r\nECHO\r\n$\(big.utf8.count)\r\n\(big)\r\n"))
+        #expect(actions == [.execute([bytes("AUTH"), bytes("p")])])
+        var authenticated = connection.session
+        authenticated.isAuthenticated = true
+        #expect(connection.completed(bytes("+OK\r\n"), outcome: .keepOpen, session: authenticated)
+                == [.execute([bytes("ECHO"), bytes(big)])])
+    }
+
+    @Test("A failed AUTH leaves the caps in place: an oversized bulk closes the connection")
+    func capsStayWithoutAuthentication() {
+        var connection = Connection(session: ClientSession(isAuthenticated: false))
+        let actions = connection.received(bytes("*2\r\n$4\r\nAUTH\r\n$1\r\nx\r\n*2\r\n$4\r\nECHO\r\n$20000\r\n"))
+        #expect(actions == [.execute([bytes("AUTH"), bytes("x")])])
+        #expect(connection.completed(bytes("-WRONGPASS\r\n"), outcome: .keepOpen, session: connection.session) == [.closeAfterFlush])
+        #expect(text(connection.pendingOutput) == "-WRONGPASS\r\n-ERR Protocol error: unauthenticated bulk length\r\n")
+    }
+
+    @Test("A reply that pushes unsent output past the limit closes the connection and drops the output")
+    func outputLimit() {
+        var connection = Connection(outputLimit: 1000)
+        _ = connection.received(bytes("PING\r\nPING\r\n"))
+        let big = [UInt8](repeating: UInt8(ascii: "x"), count: 1001)
+        #expect(connection.completed(big, outcome: .keepOpen) == [.closeOutputLimitExceeded(1001)])
+        #expect(!connection.hasPendingOutput)
+        #expect(connection.isFinished)
     }
 }

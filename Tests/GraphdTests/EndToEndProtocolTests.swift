@@ -89,6 +89,9 @@ struct EndToEndProtocolTests {
             }
             #expect(message.hasPrefix("errMsg: "), "\(message)")
             #expect(message.contains(" line: 1, column: "), "\(message)")
+            // A failed query creates no graph; a write does, and then RO_QUERY refuses writes.
+            #expect(try client.command("GRAPH.RO_QUERY", "g", "CREATE (:X)") == .error("ERR Invalid graph operation on empty key"))
+            _ = try client.command("GRAPH.QUERY", "g", "CREATE (:Y)")
             #expect(try client.command("GRAPH.RO_QUERY", "g", "CREATE (:X)")
                 == .error("graph.RO_QUERY is to be executed only on read-only queries"))
             #expect(try client.command("PING") == .simple("PONG"))

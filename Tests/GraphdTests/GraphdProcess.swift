@@ -69,7 +69,7 @@ final class GraphdProcess {
     }
 
     /// Starts graphd serving `dataDirectory` and returns once it accepts connections.
-    init(dataDirectory: String, deadline: Duration = .seconds(30)) throws {
+    init(dataDirectory: String, extraArguments: [String] = [], deadline: Duration = .seconds(30)) throws {
         self.dataDirectory = dataDirectory
         let executable = try Self.executablePath()
         var lastError = "not started"
@@ -78,7 +78,7 @@ final class GraphdProcess {
             let port = try Self.freePort()
             let outputPath = dataDirectory + ".graphd-\(port).out"
             let process = try ChildProcess(executable: executable,
-                                           arguments: ["serve", "--port", String(port), "--data", dataDirectory],
+                                           arguments: ["serve", "--port", String(port), "--data", dataDirectory] + extraArguments,
                                            outputPath: outputPath)
             if Self.waitForListening(port: port, process: process, deadline: deadline) {
                 self.port = port

@@ -2,6 +2,8 @@
 // one byte at a time, many requests in one buffer, and each protocol error with Redis's
 // exact wording (swift-nio's ByteToMessageDecoderVerifier style).
 
+import Foundation
+import GraphTestSupport
 import Testing
 @testable import graphd
 
@@ -151,5 +153,39 @@ struct RESPDecoderTests {
         #expect(decodeAll(bytes("*1\r\n$5\r\n"), chunkSize: 10, limits: limits).error == .invalidBulkLength)
         limits.maxInlineLength = 8
         #expect(decodeAll(bytes("PING PING PING"), chunkSize: 20, limits: limits).error == .tooBigInlineRequest)
+    }
+
+    // Regression for the fuzzer's first find (Fuzz/corpus/resp-decoder/regression-inline-argument-count):
+    // inline requests escaped the argument cap, and a long line passed or failed depending
+    // on whether its newline arrived in the same read.
+    @Test("Inline requests obey the argument cap and the line cap however the bytes are split",
+          arguments: [1, 3, 7, 64, 4096])
+    func inlineCapsAreSplitIndependent(chunkSize: Int) {
+        var limits = ProtocolLimits()
+        limits.maxArgumentCount = 3
+        limits.maxInlineLength = 16
+        #expect(decodeAll(bytes("a b c\r\n"), chunkSize: chunkSize, limits: limits).requests == [args("a", "b", "c")])
+        #expect(decodeAll(bytes("a b c d\r\n"), chunkSize: chunkSize, limits: limits).error == .tooManyInlineArguments)
+        #expect(decodeAll(bytes("ECHO 0123456789abcdef\r\n"), chunkSize: chunkSize, limits: limits).error
+                == .tooBigInlineRequest)
+        #expect(decodeAll(bytes("a b c d\r\n"), chunkSize: chunkSize, limits: .unauthenticated).requests.count == 1)
+        #expect(decodeAll(bytes(String(repeating: "x ", count: 11) + "\r\n"), chunkSize: chunkSize,
+                          limits: .unauthenticated).error == .unauthenticatedMultibulkLength)
+    }
+
+    @Test("The fuzzer's crash input decodes the same whole and split, within the limits")
+    func fuzzRegression() throws {
+        let input = try fileBytes(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/resp-decoder/regression-inline-argument-count").path)
+        var limits = ProtocolLimits()
+        limits.maxBulkLength = 4096
+        limits.maxArgumentCount = 64
+        limits.maxInlineLength = 1024
+        let whole = decodeAll(input, chunkSize: input.count, limits: limits)
+        for chunkSize in [1, 34, 1000] {
+            let split = decodeAll(input, chunkSize: chunkSize, limits: limits)
+            #expect(split.requests == whole.requests && split.error == whole.error, "chunk size \(chunkSize)")
+        }
+        for request in whole.requests { #expect(request.count <= 64) }
     }
 }

@@ -12,6 +12,12 @@ indirect enum RESPReply: Equatable, CustomStringConvertible {
     case bulk(String)
     case null
     case array([RESPReply])
+    /// RESP3 `#t` / `#f`.
+    case boolean(Bool)
+    /// RESP3 `%n`: keys and values alternating.
+    case map([RESPReply])
+    /// RESP3 `,` double, as its text.
+    case double(String)
 
     var description: String {
         switch self {
@@ -21,12 +27,16 @@ indirect enum RESPReply: Equatable, CustomStringConvertible {
         case .bulk(let s): return "\"\(s)\""
         case .null: return "(nil)"
         case .array(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .boolean(let b): return b ? "#t" : "#f"
+        case .map(let items): return "%{" + items.map(\.description).joined(separator: ", ") + "}"
+        case .double(let d): return ",\(d)"
         }
     }
 
     /// The items of an array reply (empty for anything else).
     var items: [RESPReply] {
         if case .array(let items) = self { return items }
+        if case .map(let items) = self { return items }
         return []
     }
 
@@ -167,16 +177,27 @@ final class RESPTestClient {
             let text = String(decoding: buffer[next..<(next + length)], as: UTF8.self)
             index = next + length + 2
             return .bulk(text)
-        case UInt8(ascii: "*"):
+        case UInt8(ascii: "*"), UInt8(ascii: "%"):
             guard let count = Int(line) else { throw TestClientError(description: "bad array length \(line)") }
             if count < 0 { index = next; return .null }
+            let isMap = type == UInt8(ascii: "%")
             var items: [RESPReply] = []
-            for _ in 0..<count {
+            for _ in 0..<(isMap ? 2 * count : count) {
                 guard let item = try parse(&next) else { return nil }
                 items.append(item)
             }
             index = next
-            return .array(items)
+            return isMap ? .map(items) : .array(items)
+        case UInt8(ascii: "_"): index = next; return .null
+        case UInt8(ascii: "#"): index = next; return .boolean(line == "t")
+        case UInt8(ascii: ","): index = next; return .double(line)
+        case UInt8(ascii: "="):
+            // Verbatim string: `=len\r\ntxt:…`; the text after the 4-byte format prefix.
+            guard let length = Int(line), length >= 4 else { throw TestClientError(description: "bad verbatim length \(line)") }
+            guard buffer.count >= next + length + 2 else { return nil }
+            let text = String(decoding: buffer[(next + 4)..<(next + length)], as: UTF8.self)
+            index = next + length + 2
+            return .bulk(text)
         default:
             throw TestClientError(description: "unexpected reply type byte \(type)")
         }

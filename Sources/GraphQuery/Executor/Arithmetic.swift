@@ -1,5 +1,5 @@
 // Arithmetic.swift — + - * / % ^ on runtime values with FalkorDB's rules: integer arithmetic
-// wraps on overflow (only literals are checked), integer division or modulo by zero is
+// fails with `Integer overflow` (openCypher), as literals do, integer division or modulo by zero is
 // `Division by zero`, mixed integer and float gives float, + also joins strings and lists.
 
 import Foundation
@@ -27,9 +27,14 @@ extension RuntimeValue {
         guard b.numeric != nil else { throw typeMismatch(expected: expected, b) }
         if case .integer(let x) = a, case .integer(let y) = b {
             switch op {
-            case .add: return .integer(x &+ y)
-            case .subtract: return .integer(x &- y)
-            case .multiply: return .integer(x &* y)
+            case .add, .subtract, .multiply:
+                let (value, overflow) = switch op {
+                case .add: x.addingReportingOverflow(y)
+                case .subtract: x.subtractingReportingOverflow(y)
+                default: x.multipliedReportingOverflow(by: y)
+                }
+                if overflow { throw QueryError(.runtime, "Integer overflow: \(x) \(op.rawValue) \(y) does not fit in 64 bits") }
+                return .integer(value)
             case .divide:
                 guard y != 0 else { throw QueryError(.runtime, "Division by zero") }
                 return .integer(x.dividedReportingOverflow(by: y).partialValue)
@@ -66,6 +71,7 @@ extension RuntimeValue {
         case .map(let k, let v): return "{" + zip(k, v).map { "\($0): \($1.plainText)" }.joined(separator: ", ") + "}"
         case .node(let n): return "(\(n.rawValue))"
         case .relationship(let r): return "[\(r.rawValue)]"
+        case .path(let nodes, _): return "<" + nodes.map { "(\($0.rawValue))" }.joined(separator: "-") + ">"
         }
     }
 

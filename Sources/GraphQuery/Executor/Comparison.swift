@@ -15,6 +15,7 @@ extension RuntimeValue {
         case (.bool(let x), .bool(let y)): return x == y
         case (.node(let x), .node(let y)): return x == y
         case (.relationship(let x), .relationship(let y)): return x == y
+        case (.path(let xn, let xr), .path(let yn, let yr)): return xn == yn && xr == yr
         case (.list(let x), .list(let y)):
             guard x.count == y.count else { return false }
             return allEqual(zip(x, y))
@@ -79,6 +80,7 @@ extension RuntimeValue {
         case .node: return 1
         case .relationship: return 2
         case .list: return 3
+        case .path: return 4
         case .string: return 5
         case .bool: return 6
         case .integer, .double: return 7

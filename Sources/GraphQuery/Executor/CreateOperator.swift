@@ -9,6 +9,7 @@ extension ExecutionContext {
         var output: [Row] = []
         output.reserveCapacity(rows.count)
         for var row in rows {
+            try watchdog.tick()
             var createdHere: Set<Int> = []
             for pattern in create.patterns {
                 var nodes: [NodeID] = []

@@ -52,7 +52,9 @@ extension ExecutionContext {
             case .negate:
                 switch value {
                 case .null: return .null
-                case .integer(let i): return .integer(0 &- i)
+                case .integer(let i):
+                    guard i != .min else { throw QueryError(.runtime, "Integer overflow: -(\(i)) does not fit in 64 bits") }
+                    return .integer(-i)
                 case .double(let d): return .double(-d)
                 default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, or Null", value)
                 }
@@ -95,6 +97,109 @@ extension ExecutionContext {
             var arguments: [RuntimeValue] = []
             for a in call.arguments { arguments.append(try evaluate(a, row, aggregates: aggregates)) }
             return try callScalar(call.name, arguments)
+        case .slice(let base, let from, let to):
+            let container = try evaluate(base, row, aggregates: aggregates)
+            let lower = try from.map { e throws(QueryError) in try evaluate(e, row, aggregates: aggregates) }
+            let upper = try to.map { e throws(QueryError) in try evaluate(e, row, aggregates: aggregates) }
+            if container.isNull || lower?.isNull == true || upper?.isNull == true { return .null }
+            guard case .list(let list) = container else { throw RuntimeValue.typeMismatch(expected: "List or Null", container) }
+            func position(_ value: RuntimeValue?, _ absent: Int) throws(QueryError) -> Int {
+                guard let value else { return absent }
+                guard case .integer(let i) = value else { throw RuntimeValue.typeMismatch(expected: "Integer", value) }
+                let p = i < 0 ? Int64(list.count) + i : i
+                return Int(Swift.max(0, Swift.min(Int64(list.count), p)))
+            }
+            let a = try position(lower, 0), b = try position(upper, list.count)
+            return a < b ? .list(Array(list[a..<b])) : .list([])
+        case .caseExpression(let subject, let branches, let otherwise):
+            let value = try subject.map { e throws(QueryError) in try evaluate(e, row, aggregates: aggregates) }
+            for (when, then) in branches {
+                let test = try evaluate(when, row, aggregates: aggregates)
+                let hit = value.map { RuntimeValue.equals($0, test) == true } ?? (test == .bool(true))
+                if hit { return try evaluate(then, row, aggregates: aggregates) }
+            }
+            return try otherwise.map { e throws(QueryError) in try evaluate(e, row, aggregates: aggregates) } ?? .null
+        case .listComprehension(let variable, let list, let predicate, let projection):
+            let source = try evaluate(list, row, aggregates: aggregates)
+            if source.isNull { return .null }
+            guard case .list(let elements) = source, case .slot(let slot) = variable else {
+                throw RuntimeValue.typeMismatch(expected: "List or Null", source)
+            }
+            var local = Executor.padded(row, to: slot + 1)
+            var out: [RuntimeValue] = []
+            for element in elements {
+                try watchdog.tick()
+                local[slot] = element
+                if let predicate, try evaluate(predicate, local, aggregates: aggregates) != .bool(true) { continue }
+                out.append(try projection.map { e throws(QueryError) in try evaluate(e, local, aggregates: aggregates) } ?? element)
+            }
+            return .list(out)
+        case .quantifier(let quantifier, let variable, let list, let predicate):
+            let source = try evaluate(list, row, aggregates: aggregates)
+            if source.isNull { return .null }
+            guard case .list(let elements) = source, case .slot(let slot) = variable else {
+                throw RuntimeValue.typeMismatch(expected: "List or Null", source)
+            }
+            var local = Executor.padded(row, to: slot + 1)
+            var trues = 0, nulls = 0
+            for element in elements {
+                try watchdog.tick()
+                local[slot] = element
+                switch try truth(evaluate(predicate, local, aggregates: aggregates)) {
+                case .some(true): trues += 1
+                case .none: nulls += 1
+                case .some(false): break
+                }
+            }
+            let falses = elements.count - trues - nulls
+            // Three-valued: an unknown element leaves the answer unknown unless the rest decide it.
+            switch quantifier {
+            case .all: return falses > 0 ? .bool(false) : (nulls > 0 ? .null : .bool(true))
+            case .any: return trues > 0 ? .bool(true) : (nulls > 0 ? .null : .bool(false))
+            case .none: return trues > 0 ? .bool(false) : (nulls > 0 ? .null : .bool(true))
+            case .single: return trues > 1 ? .bool(false) : (nulls > 0 ? .null : .bool(trues == 1))
+            }
+        case .mapProjection(let base, let items):
+            let value = try evaluate(base, row, aggregates: aggregates)
+            if value.isNull { return .null }
+            var keys: [String] = [], values: [RuntimeValue] = []
+            func put(_ key: String, _ v: RuntimeValue) {
+                if let i = keys.firstIndex(of: key) { values[i] = v } else { keys.append(key); values.append(v) }
+            }
+            for item in items {
+                switch item {
+                case .property(let key): put(key, try property(key, of: value))
+                case .literal(let key, let e), .variable(let key, let e): put(key, try evaluate(e, row, aggregates: aggregates))
+                case .allProperties:
+                    switch value {
+                    case .node(let n): for (k, v) in graph.properties(of: n) { put(graph.name(of: k), RuntimeValue(v)) }
+                    case .relationship(let r): for (k, v) in graph.properties(of: r) { put(graph.name(of: k), RuntimeValue(v)) }
+                    case .map(let ks, let vs): for (k, v) in zip(ks, vs) { put(k, v) }
+                    default: throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", value)
+                    }
+                }
+            }
+            return .map(keys: keys, values: values)
+        case .patternComprehension(let pattern):
+            var local = Executor.padded(row, to: pattern.width)
+            var values: [RuntimeValue] = []
+            _ = try match(pattern.plan, 0, &local) { (r: Row) throws(QueryError) -> Bool in
+                if let predicate = pattern.predicate, try evaluate(predicate, r) != .bool(true) { return true }
+                let value = try pattern.projection.map { e throws(QueryError) in try evaluate(e, r) } ?? .null
+                try watchdog.charge(Watchdog.size(of: value))
+                values.append(value)
+                return true
+            }
+            return .list(values)
+        case .patternPredicate(let pattern):
+            var local = Executor.padded(row, to: pattern.width)
+            var found = false
+            _ = try match(pattern.plan, 0, &local) { (r: Row) throws(QueryError) -> Bool in
+                if let predicate = pattern.predicate, try evaluate(predicate, r) != .bool(true) { return true }
+                found = true
+                return false
+            }
+            return .bool(found)
         }
     }
 
@@ -168,6 +273,9 @@ extension ExecutionContext {
                 return sawNull ? .null : .bool(false)
             default: throw RuntimeValue.typeMismatch(expected: "List or Null", b)
             }
+        case .regexMatch:
+            guard case .string(let s) = a, case .string(let pattern) = b else { return .null }
+            return .bool(try RegexMatch.matches(s, pattern))
         case .startsWith, .endsWith, .contains:
             guard case .string(let s) = a, case .string(let t) = b else { return .null }
             switch op {

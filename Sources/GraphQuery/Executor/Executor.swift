@@ -1,56 +1,117 @@
-// Executor.swift — runs a logical plan against a graph. Steps between breakers (CREATE, and
-// projections that aggregate, sort or deduplicate) stream one row at a time, so a LIMIT stops
-// the MATCH feeding it; a breaker takes all its input rows at once and starts the next stretch.
+// Executor.swift — runs a logical plan against a graph. Steps between breakers (the updating
+// clauses, writing procedures, and projections that aggregate, sort or deduplicate) stream one
+// row at a time, so a LIMIT stops the MATCH feeding it; a breaker takes all its input rows at
+// once and starts the next stretch. Every row ticks the watchdog, which enforces the deadline.
 
 import GraphStore
 
 /// Runs plans. Called inside `GraphStore.read`/`write`; the graph never leaves the call.
 enum Executor {
-    static func run(_ plan: LogicalPlan, graph: inout Graph, parameters: [String: RuntimeValue]) throws(QueryError) -> QueryResult {
+    static func run(_ plan: LogicalPlan, graph: inout Graph, parameters: [String: RuntimeValue],
+                    registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
+                    profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil) throws(QueryError) -> QueryResult {
         // Move the graph into the context and back, so a write does not copy it (copy-on-write).
-        var context = ExecutionContext(graph: Graph(), parameters: parameters)
+        var context = ExecutionContext(graph: Graph(), parameters: parameters, registry: registry, watchdog: watchdog,
+                                       profiler: profiler, resultRowLimit: resultRowLimit)
+        context.importDirectory = importDirectory
         swap(&context.graph, &graph)
         defer { swap(&context.graph, &graph) }
 
-        var rows: [Row] = [[]]
-        var start = 0
-        while start < plan.steps.count {
-            let end = plan.steps[start...].firstIndex { isBreaker($0.step) } ?? plan.steps.count
-            if start < end { rows = try context.stream(rows, plan, start..<end) }
-            guard end < plan.steps.count else { break }
-            // A breaker sees the whole input: CREATE is eager (its MATCH never sees its own
-            // writes), and sorting, grouping and DISTINCT need every row.
-            let (step, width) = plan.steps[end]
-            switch step {
-            case .create(let create):
-                rows = try context.create(create, rows: rows.map { padded($0, to: width) })
-            case .projection(let projection):
-                rows = try context.project(projection, rows: rows)
-            default:
-                break  // isBreaker admits only the two cases above
+        var rows = try context.rows(of: plan)
+        if !plan.unions.isEmpty {
+            rows = rows.map { Array($0.prefix(plan.columns?.count ?? 0)) }
+            context.profiler = nil  // PROFILE's counters describe the first part, the plan it prints
+            for (_, part) in plan.unions {
+                rows += try context.rows(of: part).map { Array($0.prefix(part.columns?.count ?? 0)) }
             }
-            start = end + 1
+            if plan.unions.contains(where: { !$0.all }) {
+                var seen: Set<Row> = []
+                rows = rows.filter { seen.insert($0).inserted }
+            }
         }
         var result = QueryResult(statistics: context.statistics)
         if let columns = plan.columns {
+            // Refused rather than cut, so a write whose result is too big is rolled back too
+            // (the server's RESULTSET_SIZE relies on this).
+            if let limit = resultRowLimit, rows.count > limit {
+                throw QueryError(.runtime, "Query result has \(rows.count) rows, more than the result-row limit of \(limit)")
+            }
             result.columns = columns
             result.hasResultSet = true
-            result.rows = rows.map { row in row.map { ResultValue($0, in: context.graph) } }
+            result.rows.reserveCapacity(rows.count)
+            for row in rows {
+                try watchdog.tick()
+                result.rows.append(row.prefix(columns.count).map { ResultValue($0, in: context.graph) })
+            }
         }
         return result
     }
+}
 
+extension ExecutionContext {
+    /// Runs one plan's steps (not its UNION parts) and returns its final rows.
+    mutating func rows(of plan: LogicalPlan) throws(QueryError) -> [Row] {
+        var rows: [Row] = [[]]
+        var start = 0
+        while start < plan.steps.count {
+            let end = plan.steps[start...].firstIndex { Executor.isBreaker($0.step) } ?? plan.steps.count
+            if start < end { rows = try stream(rows, plan, start..<end) }
+            guard end < plan.steps.count else { break }
+            let started = profiler != nil ? ContinuousClock.now : nil
+            rows = try runBreaker(plan.steps[end].step, width: plan.steps[end].width, rows: rows)
+            if let profiler, let started {
+                profiler.rows[end] += rows.count
+                profiler.time[end] += ContinuousClock.now - started
+            }
+            start = end + 1
+        }
+        return rows
+    }
+}
+
+extension Executor {
     /// Steps that need all their input before producing output.
     static func isBreaker(_ step: PlanStep) -> Bool {
         switch step {
-        case .create: return true
+        case .create, .set, .remove, .delete, .merge, .schema: return true
+        case .call(let call): return !call.isReadOnly
         case .projection(let p): return p.isAggregating || p.isDistinct || !p.orderBy.isEmpty
-        case .match, .unwind: return false
+        case .match, .unwind, .loadCSV: return false
         }
     }
 
     static func padded(_ row: Row, to width: Int) -> Row {
         row.count < width ? row + repeatElement(.null, count: width - row.count) : row
+    }
+}
+
+extension ExecutionContext {
+    /// Runs one breaker over all its input rows. A breaker sees the whole input: updating
+    /// clauses are eager (a MATCH never sees the writes of its own query's later clauses), and
+    /// sorting, grouping and DISTINCT need every row.
+    mutating func runBreaker(_ step: PlanStep, width: Int, rows: [Row]) throws(QueryError) -> [Row] {
+        for row in rows { try watchdog.charge(Watchdog.size(of: row)) }
+        switch step {
+        case .create(let create): return try self.create(create, rows: rows.map { Executor.padded($0, to: width) })
+        case .projection(let projection): return try project(projection, rows: rows)
+        case .set(let items):
+            for row in rows { try applySet(items, row) }
+            return rows
+        case .remove(let items):
+            for row in rows { try applyRemove(items, row) }
+            return rows
+        case .delete(let detach, let targets):
+            try delete(targets, detach: detach, rows: rows)
+            return rows
+        case .merge(let operators, let merge):
+            return try self.merge(operators, merge, rows: rows.map { Executor.padded($0, to: width) })
+        case .schema(let command):
+            try runSchema(command)
+            return rows
+        case .call(let call):
+            return try callWritingProcedure(call, rows: rows, width: width)
+        case .match, .unwind, .loadCSV: return rows  // never breakers
+        }
     }
 }
 
@@ -83,7 +144,32 @@ extension ExecutionContext {
     /// Runs `row` through `plan.steps[index..<end]`; returns false when a LIMIT says stop.
     func push(_ row: Row, _ plan: LogicalPlan, _ index: Int, _ end: Int, _ state: inout StreamState,
               _ output: inout [Row]) throws(QueryError) -> Bool {
-        guard index < end else { output.append(row); return true }
+        guard index < end else {
+            try watchdog.charge(Watchdog.size(of: row))
+            output.append(row)
+            return true
+        }
+        try watchdog.tick()
+        guard let profiler else { return try runStep(row, plan, index, end, &state, &output) }
+        // PROFILE: time this step excluding the steps it feeds (they time themselves).
+        let started = ContinuousClock.now
+        let before = profiler.time[(index + 1)...].reduce(Duration.zero, +)
+        defer {
+            let after = profiler.time[(index + 1)...].reduce(Duration.zero, +)
+            profiler.time[index] += (ContinuousClock.now - started) - (after - before)
+        }
+        return try runStep(row, plan, index, end, &state, &output)
+    }
+
+    /// Hands a row produced by step `index` to the next step.
+    func forward(_ row: Row, _ plan: LogicalPlan, _ index: Int, _ end: Int, _ state: inout StreamState,
+                 _ output: inout [Row]) throws(QueryError) -> Bool {
+        profiler?.rows[index] += 1
+        return try push(row, plan, index + 1, end, &state, &output)
+    }
+
+    func runStep(_ row: Row, _ plan: LogicalPlan, _ index: Int, _ end: Int, _ state: inout StreamState,
+                 _ output: inout [Row]) throws(QueryError) -> Bool {
         let (step, width) = plan.steps[index]
         switch step {
         case .match(let operators, let predicate, let isOptional, let introduced):
@@ -92,11 +178,11 @@ extension ExecutionContext {
             let going = try match(operators, 0, &current) { (found: Row) throws(QueryError) -> Bool in
                 if let predicate, try evaluate(predicate, found) != .bool(true) { return true }
                 matched = true
-                return try push(found, plan, index + 1, end, &state, &output)
+                return try forward(found, plan, index, end, &state, &output)
             }
             if going, !matched, isOptional {
                 for slot in introduced { current[slot] = .null }
-                return try push(current, plan, index + 1, end, &state, &output)
+                return try forward(current, plan, index, end, &state, &output)
             }
             return going
         case .unwind(let list, let slot):
@@ -106,14 +192,31 @@ extension ExecutionContext {
             case .null: return true
             case .list(let elements):
                 for element in elements {
+                    try watchdog.tick()
                     current[slot] = element
-                    guard try push(current, plan, index + 1, end, &state, &output) else { return false }
+                    guard try forward(current, plan, index, end, &state, &output) else { return false }
                 }
                 return true
             default:
                 current[slot] = value
-                return try push(current, plan, index + 1, end, &state, &output)
+                return try forward(current, plan, index, end, &state, &output)
             }
+        case .loadCSV(let url, let withHeaders, let slot, let terminator):
+            var current = Executor.padded(row, to: width)
+            let records = try loadCSV(try evaluate(url, current), withHeaders: withHeaders, terminator: terminator)
+            for record in records {
+                try watchdog.tick()
+                current[slot] = record
+                guard try forward(current, plan, index, end, &state, &output) else { return false }
+            }
+            return true
+        case .call(let call):
+            var going = true
+            try callProcedure(call, Executor.padded(row, to: width)) { (r: Row) throws(QueryError) -> Bool in
+                going = try forward(r, plan, index, end, &state, &output)
+                return going
+            }
+            return going
         case .projection(let projection):
             if let remaining = state.skip[index], remaining > 0 {
                 state.skip[index] = remaining - 1
@@ -128,8 +231,8 @@ extension ExecutionContext {
                 going = remaining > 1
             }
             if let predicate = projection.predicate, try evaluate(predicate, projected) != .bool(true) { return going }
-            return try push(projected, plan, index + 1, end, &state, &output) && going
-        case .create:
+            return try forward(projected, plan, index, end, &state, &output) && going
+        case .create, .set, .remove, .delete, .merge, .schema:
             // Breakers never reach a stream; run() handles them.
             return true
         }

@@ -13,12 +13,14 @@ extension ExecutionContext {
         switch operators[index] {
         case .allNodesScan(let slot):
             for node in graph.nodeIDs() {
+                try watchdog.tick()
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
         case .labelScan(let slot, let label):
             guard let id = graph.labelID(named: label) else { return true }
             for node in graph.nodeIDs(withLabel: id) {
+                try watchdog.tick()
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
@@ -47,13 +49,63 @@ extension ExecutionContext {
         case .relationshipFilter(let slot, let properties):
             guard try propertiesMatch(properties, of: row[slot], row) else { return true }
             return try match(operators, index + 1, &row, emit)
+        case .variableExpand(let from, let relationshipSlot, let to, let types, let direction, let toIsBound,
+                             let min, let max, let properties, let exclude):
+            guard case .node(let start) = row[from] else { return true }
+            if toIsBound, !row[to].isNode { return true }
+            var excluded: Set<RelationshipID> = []
+            for slot in exclude {
+                if case .relationship(let r) = row[slot] { excluded.insert(r) }
+                if case .list(let list) = row[slot] {
+                    for case .relationship(let r) in list { excluded.insert(r) }
+                }
+            }
+            let typeIDs = typeIDs(types)
+            var path: [RelationshipID] = []
+            return try walk(from: start, depth: 0, path: &path, row: &row, settings: (relationshipSlot, to, typeIDs, direction, toIsBound, min, max, properties, excluded)) { (r: inout Row) throws(QueryError) -> Bool in
+                try match(operators, index + 1, &r, emit)
+            }
+        case .filter(let predicate):
+            guard try evaluate(predicate, row) == .bool(true) else { return true }
+            return try match(operators, index + 1, &row, emit)
+        case .bindPath(let slot, let nodeSlots, let relationshipSlots):
+            guard case .node(let first) = row[nodeSlots[0]] else { return true }
+            var nodes = [first], relationships: [RelationshipID] = []
+            for (i, relationshipSlot) in relationshipSlots.enumerated() {
+                switch row[relationshipSlot] {
+                case .relationship(let r):
+                    relationships.append(r)
+                    guard case .node(let next) = row[nodeSlots[i + 1]] else { return true }
+                    nodes.append(next)
+                case .list(let list):
+                    for case .relationship(let r) in list {
+                        let current = nodes[nodes.count - 1]
+                        let start = graph.startNode(of: r)
+                        relationships.append(r)
+                        nodes.append(start == current ? graph.endNode(of: r) : start)
+                    }
+                default: return true
+                }
+            }
+            row[slot] = .path(nodes: nodes, relationships: relationships)
+            return try match(operators, index + 1, &row, emit)
+        case .adjacencyCheck(let from, let to, let types, let direction):
+            guard case .node(let start) = row[from], case .node(let end) = row[to] else { return true }
+            let directions: [Direction] = switch direction {
+            case .leftToRight: [.outgoing]
+            case .rightToLeft: [.incoming]
+            case .either: [.outgoing, .incoming]
+            }
+            for way in directions {
+                for type in typeIDs(types) where graph.adjacency(of: start, type: type, direction: way).contains(neighbor: end) {
+                    return try match(operators, index + 1, &row, emit)
+                }
+            }
         case .expand(let from, let relationshipSlot, let to, let types, let direction, let toIsBound,
                      let relationshipIsBound, let exclude):
             guard case .node(let start) = row[from] else { return true }
             if toIsBound, !row[to].isNode { return true }
-            let typeIDs: [RelationshipTypeID] = types.isEmpty
-                ? (0..<graph.relationshipTypeNames.count).map { RelationshipTypeID($0) }
-                : types.compactMap { graph.relationshipTypeID(named: $0) }
+            let typeIDs = typeIDs(types)
             let directions: [Direction] = switch direction {
             case .leftToRight: [.outgoing]
             case .rightToLeft: [.incoming]
@@ -65,13 +117,70 @@ extension ExecutionContext {
                         // Undirected: a self-loop is in both lists of its node; take it once.
                         if direction == .either, way == .incoming, adjacency.neighbor == start { continue }
                         let relationship = RuntimeValue.relationship(adjacency.relationship)
-                        if exclude.contains(where: { row[$0] == relationship }) { continue }
+                        if exclude.contains(where: { row[$0] == relationship || row[$0].listContains(relationship) }) { continue }
                         if relationshipIsBound, row[relationshipSlot] != relationship { continue }
                         if toIsBound, row[to] != .node(adjacency.neighbor) { continue }
+                        try watchdog.tick()
                         row[relationshipSlot] = relationship
                         row[to] = .node(adjacency.neighbor)
                         guard try match(operators, index + 1, &row, emit) else { return false }
                     }
+                }
+            }
+        }
+        return true
+    }
+
+    /// The type ids named by `types` (every type when empty; unknown names match nothing).
+    func typeIDs(_ types: [String]) -> [RelationshipTypeID] {
+        types.isEmpty
+            ? (0..<graph.relationshipTypeNames.count).map { RelationshipTypeID($0) }
+            : types.compactMap { graph.relationshipTypeID(named: $0) }
+    }
+
+    /// The deepest variable-length path the depth-first walk follows (one stack frame a hop).
+    static let maximumPathLength = 1000
+
+    typealias WalkSettings = (relationship: Int, to: Int, types: [RelationshipTypeID], direction: PatternDirection,
+                              toIsBound: Bool, min: Int, max: Int?, properties: [(key: String, value: Expression)],
+                              excluded: Set<RelationshipID>)
+
+    /// Depth-first over paths from `node`: emits each path of an allowed length, never using a
+    /// relationship twice in one path (openCypher's relationship isomorphism).
+    func walk(from node: NodeID, depth: Int, path: inout [RelationshipID], row: inout Row, settings: WalkSettings,
+              _ next: (inout Row) throws(QueryError) -> Bool) throws(QueryError) -> Bool {
+        try watchdog.tick()
+        // Each hop is a stack frame: refuse paths deeper than the stack safely holds.
+        guard depth <= ExecutionContext.maximumPathLength else {
+            throw QueryError(.runtime, "Variable-length pattern went deeper than \(ExecutionContext.maximumPathLength) hops: give it an upper bound, e.g. *..100")
+        }
+        if depth >= settings.min, !settings.toIsBound || row[settings.to] == .node(node) {
+            let savedTo = row[settings.to]
+            row[settings.relationship] = .list(path.map { .relationship($0) })
+            row[settings.to] = .node(node)
+            let going = try next(&row)
+            row[settings.to] = savedTo
+            guard going else { return false }
+        }
+        if let max = settings.max, depth >= max { return true }
+        let directions: [Direction] = switch settings.direction {
+        case .leftToRight: [.outgoing]
+        case .rightToLeft: [.incoming]
+        case .either: [.outgoing, .incoming]
+        }
+        for way in directions {
+            for type in settings.types {
+                for adjacency in graph.adjacency(of: node, type: type, direction: way) {
+                    if settings.direction == .either, way == .incoming, adjacency.neighbor == node { continue }
+                    let r = adjacency.relationship
+                    if path.contains(r) || settings.excluded.contains(r) { continue }
+                    if !settings.properties.isEmpty,
+                       try !propertiesMatch(settings.properties, of: .relationship(r), row) { continue }
+                    path.append(r)
+                    let going = try walk(from: adjacency.neighbor, depth: depth + 1, path: &path, row: &row,
+                                         settings: settings, next)
+                    path.removeLast()
+                    guard going else { return false }
                 }
             }
         }
@@ -90,4 +199,9 @@ extension ExecutionContext {
 
 extension RuntimeValue {
     var isNode: Bool { if case .node = self { return true } else { return false } }
+    /// True when this is a list (a variable-length relationship's) holding `element`.
+    func listContains(_ element: RuntimeValue) -> Bool {
+        if case .list(let list) = self { return list.contains(element) }
+        return false
+    }
 }

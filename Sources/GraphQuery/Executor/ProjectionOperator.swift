@@ -19,7 +19,12 @@ extension ExecutionContext {
         }
         if projection.isDistinct {
             var seen: Set<Row> = []
-            projected = projected.filter { seen.insert($0.output).inserted }
+            var kept: [(output: Row, input: Row)] = []
+            for entry in projected where seen.insert(entry.output).inserted {
+                try watchdog.tick()
+                kept.append(entry)
+            }
+            projected = kept
         }
         if !projection.orderBy.isEmpty {
             var keyed: [(keys: [RuntimeValue], index: Int)] = []
@@ -31,13 +36,46 @@ extension ExecutionContext {
                 keyed.append((keys, index))
             }
             let directions = projection.orderBy.map(\.ascending)
-            keyed.sort { a, b in
+            func before(_ a: (keys: [RuntimeValue], index: Int), _ b: (keys: [RuntimeValue], index: Int)) -> Bool {
                 for (i, ascending) in directions.enumerated() {
                     let c = RuntimeValue.order(a.keys[i], b.keys[i])
                     if c != 0 { return ascending ? c < 0 : c > 0 }
                 }
                 return a.index < b.index  // stable
             }
+            // ORDER BY … LIMIT k (k small): keep only the best skip + k in a sorted buffer,
+            // O(n log k) instead of sorting every row (the "top 20 by mutual friends" shape).
+            if let limit = projection.limit {
+                let k = try count(limit, clause: "LIMIT") &+ (try projection.skip.map { e throws(QueryError) in try count(e, clause: "SKIP") } ?? 0)
+                if k < keyed.count / 4 {
+                    var best: [(keys: [RuntimeValue], index: Int)] = []
+                    best.reserveCapacity(k + 1)
+                    for entry in keyed {
+                        try watchdog.tick()
+                        if best.count == k, let last = best.last, !before(entry, last) { continue }
+                        var low = 0, high = best.count
+                        while low < high {
+                            let mid = (low + high) / 2
+                            if before(best[mid], entry) { low = mid + 1 } else { high = mid }
+                        }
+                        best.insert(entry, at: low)
+                        if best.count > k { best.removeLast() }
+                    }
+                    keyed = best
+                }
+            }
+            // The sort cannot throw: it polls the deadline itself and, once past it, finishes
+            // with trivial comparisons so that the error comes out promptly.
+            var comparisons = 0
+            var expired = false
+            let deadline = watchdog.deadline
+            keyed.sort { a, b in
+                comparisons &+= 1
+                if comparisons & 0xFFF == 0, let deadline, ContinuousClock.now >= deadline { expired = true }
+                if expired { return false }
+                return before(a, b)
+            }
+            if expired { try watchdog.checkNow() }
             projected = keyed.map { projected[$0.index] }
         }
         var outputs = projected.map(\.output)
@@ -86,6 +124,8 @@ extension ExecutionContext {
             for (a, aggregate) in projection.aggregates.enumerated() {
                 let value = try aggregate.argument.map { e throws(QueryError) in try evaluate(e, row) } ?? .bool(true)
                 try groups[g].accumulators[a].add(value)
+                // collect() buffers its input: charge it against the memory cap.
+                if aggregate.function == "collect" { try watchdog.charge(Watchdog.size(of: value)) } else { try watchdog.tick() }
             }
         }
         var output: [(output: Row, input: Row)] = []
@@ -115,6 +155,9 @@ extension Expression {
         case .unary(_, let operand), .isNull(let operand, _), .hasLabels(let operand, _): return operand.containsAggregate
         case .binary(_, let l, let r), .subscriptIndex(let l, let r): return l.containsAggregate || r.containsAggregate
         case .function(let call): return call.arguments.contains { $0.containsAggregate }
+        case .patternPredicate, .patternComprehension: return false
+        case .slice, .caseExpression, .listComprehension, .quantifier, .mapProjection:
+            return children.contains { $0.containsAggregate }
         }
     }
 }

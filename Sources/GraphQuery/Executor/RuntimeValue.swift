@@ -4,8 +4,10 @@
 
 import GraphStore
 
-/// A value during execution.
-enum RuntimeValue: Hashable, Sendable {
+/// A value during execution, as procedures and registered functions receive and return it.
+/// Equality and hashing are openCypher's equivalence (RuntimeValue+Equivalence.swift):
+/// `1` and `1.0` group together, NaN is equivalent to NaN.
+public enum RuntimeValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -16,8 +18,11 @@ enum RuntimeValue: Hashable, Sendable {
     case map(keys: [String], values: [RuntimeValue])
     case node(NodeID)
     case relationship(RelationshipID)
+    /// A path: `nodes.count == relationships.count + 1`.
+    case path(nodes: [NodeID], relationships: [RelationshipID])
 
-    init(_ value: Value) {
+    /// A stored property value as a runtime value.
+    public init(_ value: Value) {
         switch value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -29,10 +34,11 @@ enum RuntimeValue: Hashable, Sendable {
         }
     }
 
-    var isNull: Bool { if case .null = self { return true } else { return false } }
+    /// True for null.
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
 
-    /// The storable form, or nil for values a property cannot hold (nodes, relationships).
-    var storable: Value? {
+    /// The storable form, or nil for values a property cannot hold (nodes, relationships, paths).
+    public var storable: Value? {
         switch self {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -53,7 +59,7 @@ enum RuntimeValue: Hashable, Sendable {
                 map[k] = s
             }
             return .map(map)
-        case .node, .relationship: return nil
+        case .node, .relationship, .path: return nil
         }
     }
 
@@ -69,6 +75,7 @@ enum RuntimeValue: Hashable, Sendable {
         case .map: return "Map"
         case .node: return "Node"
         case .relationship: return "Edge"
+        case .path: return "Path"
         }
     }
 }
@@ -85,11 +92,23 @@ extension ResultValue {
         case .list(let l): self = .list(l.map { ResultValue($0, in: graph) })
         case .map(let keys, let values):
             self = .map(zip(keys, values).map { ResultMapEntry(key: $0, value: ResultValue($1, in: graph)) })
+        case .node(let id) where !graph.contains(id):
+            // Deleted earlier in the query: only its id is left.
+            self = .node(ResultNode(id: Int64(id.rawValue), labels: [], properties: []))
+        case .relationship(let id) where !graph.contains(id):
+            self = .relationship(ResultRelationship(id: Int64(id.rawValue), type: SchemaName(id: -1, name: ""),
+                                                    startNodeID: -1, endNodeID: -1, properties: []))
         case .node(let id):
             self = .node(ResultNode(
                 id: Int64(id.rawValue),
                 labels: graph.labels(of: id).map { SchemaName(id: $0.index, name: graph.name(of: $0)) },
                 properties: graph.properties(of: id).map { ResultProperty(in: graph, key: $0.key, value: $0.value) }))
+        case .path(let nodes, let relationships):
+            let nodeValues = nodes.map { ResultValue(.node($0), in: graph) }
+            let relationshipValues = relationships.map { ResultValue(.relationship($0), in: graph) }
+            self = .path(ResultPath(
+                nodes: nodeValues.compactMap { if case .node(let n) = $0 { n } else { nil } },
+                relationships: relationshipValues.compactMap { if case .relationship(let r) = $0 { r } else { nil } }))
         case .relationship(let id):
             let type = graph.type(of: id)
             self = .relationship(ResultRelationship(

@@ -1,13 +1,30 @@
-// ScalarFunctions.swift — the bodies of the scalar functions in FunctionCatalog. Arity was
-// checked by the semantic pass; here only the argument types are. Null in, null out.
+// ScalarFunctions.swift — the bodies of the scalar functions in FunctionCatalog, and the call
+// into functions registered from other files (ProcedureRegistry). Arity was checked by the
+// semantic pass; here only the argument types are. Null in, null out (except coalesce, exists).
 
+import Foundation
 import GraphStore
 
 extension ExecutionContext {
     func callScalar(_ name: String, _ arguments: [RuntimeValue]) throws(QueryError) -> RuntimeValue {
-        if name == "coalesce" { return arguments.first { !$0.isNull } ?? .null }
+        switch name {
+        case "coalesce": return arguments.first { !$0.isNull } ?? .null
+        case "exists": return .bool(!(arguments.first ?? .null).isNull)
+        case "rand": return .double(Double.random(in: 0..<1))
+        case "pi": return .double(Double.pi)
+        case "e": return .double(M_E)
+        case "timestamp":
+            return .integer(Int64(Date().timeIntervalSince1970 * 1000))
+        default: break
+        }
+        if FunctionCatalog.lookup(name) == nil, let function = registry.function(named: name) {
+            return try function.call(arguments, graph: graph)
+        }
+        if arguments.contains(where: \.isNull) {
+            // Null in, null out — for every argument of the string and list functions.
+            return .null
+        }
         let argument = arguments.first ?? .null
-        if argument.isNull { return .null }
         switch name {
         case "id":
             switch argument {
@@ -17,19 +34,82 @@ extension ExecutionContext {
             }
         case "labels":
             guard case .node(let n) = argument else { throw RuntimeValue.typeMismatch(expected: "Node or Null", argument) }
+            guard graph.contains(n) else { return .list([]) }
             return .list(graph.labels(of: n).map { .string(graph.name(of: $0)) })
         case "type":
             guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
             return .string(graph.name(of: graph.type(of: r)))
+        case "properties", "keys":
+            var keys: [String] = [], values: [RuntimeValue] = []
+            switch argument {
+            case .node(let n): for (k, v) in graph.properties(of: n) { keys.append(graph.name(of: k)); values.append(RuntimeValue(v)) }
+            case .relationship(let r): for (k, v) in graph.properties(of: r) { keys.append(graph.name(of: k)); values.append(RuntimeValue(v)) }
+            case .map(let ks, let vs): keys = ks; values = vs
+            default: throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", argument)
+            }
+            return name == "keys" ? .list(keys.map { .string($0) }) : .map(keys: keys, values: values)
+        case "startnode", "endnode":
+            guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
+            return .node(name == "startnode" ? graph.startNode(of: r) : graph.endNode(of: r))
+        case "nodes", "relationships", "length":
+            guard case .path(let nodes, let relationships) = argument else {
+                throw RuntimeValue.typeMismatch(expected: "Path or Null", argument)
+            }
+            if name == "length" { return .integer(Int64(relationships.count)) }
+            return name == "nodes" ? .list(nodes.map { .node($0) }) : .list(relationships.map { .relationship($0) })
         case "toupper", "tolower":
             guard case .string(let s) = argument else { throw RuntimeValue.typeMismatch(expected: "String or Null", argument) }
             return .string(name == "toupper" ? s.uppercased() : s.lowercased())
+        case "trim", "ltrim", "rtrim":
+            guard case .string(let s) = argument else { throw RuntimeValue.typeMismatch(expected: "String or Null", argument) }
+            var scalars = Substring(s)
+            if name != "rtrim" { scalars = scalars.drop { $0 == " " } }
+            if name != "ltrim" { while scalars.last == " " { scalars = scalars.dropLast() } }
+            return .string(String(scalars))
         case "size":
             switch argument {
             case .string(let s): return .integer(Int64(s.count))
             case .list(let l): return .integer(Int64(l.count))
             default: throw RuntimeValue.typeMismatch(expected: "List, String, or Null", argument)
             }
+        case "head", "last", "tail":
+            guard case .list(let l) = argument else { throw RuntimeValue.typeMismatch(expected: "List or Null", argument) }
+            switch name {
+            case "head": return l.first ?? .null
+            case "last": return l.last ?? .null
+            default: return .list(Array(l.dropFirst()))
+            }
+        case "reverse":
+            switch argument {
+            case .list(let l): return .list(l.reversed())
+            case .string(let s): return .string(String(s.reversed()))
+            default: throw RuntimeValue.typeMismatch(expected: "List, String, or Null", argument)
+            }
+        case "range":
+            let bounds = try arguments.map { (v: RuntimeValue) throws(QueryError) -> Int64 in
+                guard case .integer(let i) = v else { throw RuntimeValue.typeMismatch(expected: "Integer", v) }
+                return i
+            }
+            let step = bounds.count > 2 ? bounds[2] : 1
+            guard step != 0 else { throw QueryError(.runtime, "ArgumentError: step argument to range() can't be 0") }
+            // Spans near the Int64 limits overflow a plain subtraction: refuse them.
+            let (span, spanOverflow) = step > 0 ? bounds[1].subtractingReportingOverflow(bounds[0])
+                                                : bounds[0].subtractingReportingOverflow(bounds[1])
+            if spanOverflow || step == .min {
+                throw QueryError(.runtime, "ArgumentError: range(\(bounds[0]), \(bounds[1])) has too many elements")
+            }
+            let count: Int64 = span < 0 ? 0 : span / (step > 0 ? step : -step) + 1
+            let (bytes, bytesOverflow) = Int(count).multipliedReportingOverflow(by: 24)
+            try watchdog.charge(bytesOverflow ? Int.max : bytes)
+            var out: [RuntimeValue] = []
+            out.reserveCapacity(Int(min(count, 1 << 16)))  // grows as the watchdog allows
+            var value = bounds[0]
+            for _ in 0..<count {
+                try watchdog.tick()
+                out.append(.integer(value))
+                value &+= step
+            }
+            return .list(out)
         case "tostring":
             switch argument {
             case .string, .integer, .double, .bool: return .string(argument.plainText)
@@ -46,6 +126,75 @@ extension ExecutionContext {
                 if let d = Double(text), d.isFinite, abs(d) < 9.2e18 { return .integer(Int64(d.rounded(.towardZero))) }
                 return .null
             default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, String, Boolean, or Null", argument)
+            }
+        case "tofloat":
+            switch argument {
+            case .double: return argument
+            case .integer(let i): return .double(Double(i))
+            case .string(let s): return Double(s.trimmingSpaces).map(RuntimeValue.double) ?? .null
+            default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, String, or Null", argument)
+            }
+        case "toboolean":
+            switch argument {
+            case .bool: return argument
+            case .string(let s):
+                switch s.trimmingSpaces.lowercased() {
+                case "true": return .bool(true)
+                case "false": return .bool(false)
+                default: return .null
+                }
+            case .integer(let i): return .bool(i != 0)
+            default: throw RuntimeValue.typeMismatch(expected: "Boolean, String, Integer, or Null", argument)
+            }
+        case "substring", "left", "right":
+            guard case .string(let s) = argument else { throw RuntimeValue.typeMismatch(expected: "String or Null", argument) }
+            let numbers = try arguments.dropFirst().map { (v: RuntimeValue) throws(QueryError) -> Int in
+                guard case .integer(let i) = v else { throw RuntimeValue.typeMismatch(expected: "Integer", v) }
+                guard i >= 0 else { throw QueryError(.runtime, "ArgumentError: negative length or start given to \(name)()") }
+                return Int(clamping: i)
+            }
+            let characters = Array(s)
+            switch name {
+            case "left": return .string(String(characters.prefix(numbers[0])))
+            case "right": return .string(String(characters.suffix(numbers[0])))
+            default:
+                let start = min(numbers[0], characters.count)
+                let length = numbers.count > 1 ? numbers[1] : characters.count
+                return .string(String(characters[start..<min(characters.count, start + min(length, characters.count))]))
+            }
+        case "split":
+            guard case .string(let s) = argument, case .string(let separator) = arguments[1] else {
+                throw RuntimeValue.typeMismatch(expected: "String or Null", arguments[1])
+            }
+            if separator.isEmpty { return .list(s.map { .string(String($0)) }) }
+            return .list(s.components(separatedBy: separator).map { .string($0) })
+        case "replace":
+            guard case .string(let s) = argument, case .string(let search) = arguments[1], case .string(let with) = arguments[2] else {
+                throw RuntimeValue.typeMismatch(expected: "String or Null", arguments.first { if case .string = $0 { false } else { true } } ?? argument)
+            }
+            if search.isEmpty { return .string(s) }
+            return .string(s.replacingOccurrences(of: search, with: with))
+        case "abs", "sign", "ceil", "floor", "round", "sqrt", "exp", "log", "log10":
+            switch (name, argument) {
+            case ("abs", .integer(let i)):
+                guard i != .min else { throw QueryError(.runtime, "Integer overflow: abs(\(i)) does not fit in 64 bits") }
+                return .integer(Swift.abs(i))
+            case ("sign", .integer(let i)): return .integer(i.signum())
+            default: break
+            }
+            guard let x = argument.numeric else { throw RuntimeValue.typeMismatch(expected: "Integer, Float, or Null", argument) }
+            switch name {
+            case "abs": return .double(Swift.abs(x))
+            case "sign": return .integer(x > 0 ? 1 : (x < 0 ? -1 : 0))
+            case "ceil": return .double(x.rounded(.up))
+            case "floor": return .double(x.rounded(.down))
+            case "round":
+                if case .integer = argument { return .double(x) }
+                return .double(x.rounded(.toNearestOrAwayFromZero))
+            case "sqrt": return .double(x.squareRoot())
+            case "exp": return .double(Foundation.exp(x))
+            case "log": return .double(Foundation.log(x))
+            default: return .double(Foundation.log10(x))
             }
         default:
             throw QueryError(.semantic, "Unknown function '\(name)'")

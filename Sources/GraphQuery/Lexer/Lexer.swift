@@ -137,6 +137,7 @@ package struct Lexer {
             case (UInt8(ascii: "<"), UInt8(ascii: "=")): position += 1; symbol = .lessEqual
             case (UInt8(ascii: ">"), UInt8(ascii: "=")): position += 1; symbol = .greaterEqual
             case (UInt8(ascii: "+"), UInt8(ascii: "=")): position += 1; symbol = .plusEqual
+            case (UInt8(ascii: "="), UInt8(ascii: "~")): position += 1; symbol = .regexMatch
             default:
                 // Every byte of class .symbol/.slash spells exactly one Symbol case.
                 symbol = Symbol(rawValue: String(UnicodeScalar(b)))!

@@ -10,7 +10,7 @@ package enum Symbol: String, Sendable, Hashable {
     case dot = ".", dotDot = "..", pipe = "|"
     case plus = "+", minus = "-", star = "*", slash = "/", percent = "%", caret = "^"
     case equal = "=", notEqual = "<>", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
-    case plusEqual = "+="
+    case plusEqual = "+=", regexMatch = "=~"
 }
 
 /// What a token is. Keywords are lexed as identifiers and recognised by the parser,

@@ -7,6 +7,8 @@ package struct Query: Sendable {
     package var clauses: [Clause]
     /// Every `$name` the query mentions, checked against the bound parameters before it runs.
     package var parameterNames: Set<String>
+    /// `UNION [ALL]` parts after the first, each a whole query of its own (`all`: keep duplicates).
+    package var unions: [(all: Bool, query: Query)] = []
 }
 
 /// One clause.
@@ -18,12 +20,87 @@ package enum Clause: Sendable {
     case with(Projection)
     /// RETURN: the final projection.
     case `return`(Projection)
+    /// `CALL name(args) [YIELD …] [WHERE …]`, in a query or on its own.
+    case call(CallClause)
+    /// `SET item, item …`.
+    case set([SetItem])
+    /// `REMOVE item, item …`.
+    case remove([RemoveItem])
+    /// `[DETACH] DELETE expression, …`.
+    case delete(DeleteClause)
+    /// `MERGE pattern [ON CREATE SET …] [ON MATCH SET …]`.
+    case merge(MergeClause)
+    /// `CREATE INDEX …`, `CREATE CONSTRAINT …`, `DROP …`: a query of its own.
+    case schema(SchemaCommand)
+    /// `LOAD CSV [WITH HEADERS] FROM url AS row [FIELDTERMINATOR ';']`.
+    case loadCSV(LoadCSVClause)
 
-    /// True for clauses that change the graph.
+    /// True for clauses that change the graph (a CALL depends on its procedure: the binder decides).
     var isUpdating: Bool {
-        if case .create = self { return true }
-        return false
+        switch self {
+        case .create, .set, .remove, .delete, .merge, .schema: return true
+        case .match, .unwind, .with, .return, .call, .loadCSV: return false
+        }
     }
+}
+
+/// `LOAD CSV WITH HEADERS FROM 'file:///users.csv' AS row`.
+package struct LoadCSVClause: Sendable {
+    package var withHeaders: Bool
+    package var url: Expression
+    package var variable: String
+    /// The field separator, one byte (`,` unless FIELDTERMINATOR says otherwise).
+    package var terminator: UInt8
+}
+
+/// `CALL db.labels() YIELD label AS l WHERE …`.
+package struct CallClause: Sendable {
+    package var name: String
+    package var arguments: [Expression]
+    /// nil: no YIELD (every output column, for a standalone call); `YIELD *` is also nil.
+    package var yields: [(name: String, alias: String?)]?
+    package var predicate: Expression?
+    package var location: SourceLocation
+}
+
+/// One item of SET (also used by MERGE's ON CREATE / ON MATCH).
+package enum SetItem: Sendable {
+    /// `target.key = value`.
+    case property(target: Expression, key: String, value: Expression)
+    /// `n = {map}`: replaces every property.
+    case replaceProperties(variable: Expression, value: Expression)
+    /// `n += {map}`: adds and overwrites properties, keeps the others.
+    case mergeProperties(variable: Expression, value: Expression)
+    /// `n:Label:Other`.
+    case labels(variable: Expression, labels: [String])
+}
+
+/// One item of REMOVE.
+package enum RemoveItem: Sendable {
+    case property(target: Expression, key: String)
+    case labels(variable: Expression, labels: [String])
+}
+
+/// `[DETACH] DELETE a, b`.
+package struct DeleteClause: Sendable {
+    package var detach: Bool
+    package var targets: [Expression]
+}
+
+/// `MERGE (a)-[:T]->(b) ON CREATE SET … ON MATCH SET …`.
+package struct MergeClause: Sendable {
+    package var pattern: PatternPart
+    package var onCreate: [SetItem]
+    package var onMatch: [SetItem]
+}
+
+/// A schema statement: an index, or a unique constraint (backed by a unique index).
+package struct SchemaCommand: Sendable, Hashable {
+    package enum Action: Sendable, Hashable { case create, drop }
+    package var action: Action
+    package var label: String
+    package var key: String
+    package var isConstraint: Bool
 }
 
 /// `[OPTIONAL] MATCH pattern, pattern … [WHERE predicate]`.
@@ -112,6 +189,14 @@ package struct RelationshipPattern: Sendable {
     package var properties: [(key: String, value: Expression)]
     package var direction: PatternDirection
     package var location: SourceLocation
+    /// `*min..max` for a variable-length relationship (max nil: unbounded); nil for one hop.
+    package var length: VariableLength? = nil
+}
+
+/// The hop bounds of `-[*min..max]-`.
+package struct VariableLength: Sendable, Hashable {
+    package var min: Int
+    package var max: Int?
 }
 
 /// A literal constant.
@@ -129,12 +214,41 @@ package enum BinaryOperator: String, Sendable, Hashable {
     case equal = "=", notEqual = "<>", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
     case add = "+", subtract = "-", multiply = "*", divide = "/", modulo = "%", power = "^"
     case `in` = "IN"
-    case startsWith = "STARTS WITH", endsWith = "ENDS WITH", contains = "CONTAINS"
+    case startsWith = "STARTS WITH", endsWith = "ENDS WITH", contains = "CONTAINS", regexMatch = "=~"
 }
 
 /// Unary operators.
 package enum UnaryOperator: String, Sendable, Hashable {
     case not = "NOT", negate = "-", plus = "+"
+}
+
+/// The four list quantifiers.
+package enum Quantifier: String, Sendable, Hashable { case all, any, none, single }
+
+/// One entry of a map projection.
+package enum MapProjectionItem: Sendable {
+    /// `.key`
+    case property(String)
+    /// `key: expression`
+    case literal(String, Expression)
+    /// `variable` (the key is its name)
+    case variable(String, Expression)
+    /// `.*`
+    case allProperties
+}
+
+/// A pattern used as an existence test. Before binding `patterns` are parsed parts; the binder
+/// fills `plan` with the match operators that check it against the current row.
+package struct PatternPredicate: Sendable {
+    package var patterns: [PatternPart]
+    package var predicate: Expression?
+    package var location: SourceLocation
+    /// For a pattern comprehension `[(a)-->(b) WHERE … | b.name]`: the value collected per match
+    /// (nil for an existence test).
+    package var projection: Expression? = nil
+    var plan: [PatternOperator] = []
+    /// Row width the check needs (hidden slots for its anonymous elements).
+    var width = 0
 }
 
 /// A function call `name([DISTINCT] args)`, or `count(*)` with `isStar`.
@@ -162,6 +276,21 @@ package indirect enum Expression: Sendable {
     case hasLabels(Expression, [String])
     /// `list[index]`.
     case subscriptIndex(Expression, Expression)
+    /// `list[from..to]` (either bound may be absent).
+    case slice(Expression, Expression?, Expression?)
+    /// `CASE [subject] WHEN … THEN … [ELSE …] END`; with a subject, WHEN values are compared to it.
+    case caseExpression(subject: Expression?, branches: [(when: Expression, then: Expression)], otherwise: Expression?)
+    /// `[x IN list WHERE predicate | projection]`; `variable` is a slot after binding (`.slot`).
+    case listComprehension(variable: Expression, list: Expression, predicate: Expression?, projection: Expression?)
+    /// `all/any/none/single(x IN list WHERE predicate)`.
+    case quantifier(Quantifier, variable: Expression, list: Expression, predicate: Expression)
+    /// `n {.name, .age, alias: expr, .*}`.
+    case mapProjection(Expression, [MapProjectionItem])
+    /// A pattern used as a predicate (`(a)-[:FRIEND]-(b)` or `exists { MATCH … WHERE … }`):
+    /// true when at least one match exists given the row's bound variables.
+    case patternPredicate(PatternPredicate)
+    /// `[(a)-[:F]->(b) WHERE … | b.name]`: a list with one value per match of the pattern.
+    case patternComprehension(PatternPredicate)
     case function(FunctionCall)
     /// Filled in by the planner: the value of the n-th aggregate of the enclosing projection.
     case aggregateResult(Int)

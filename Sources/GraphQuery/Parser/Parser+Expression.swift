@@ -25,6 +25,7 @@ extension Parser {
             case .lessEqual: return (.lessEqual, Level.comparison, 1)
             case .greater: return (.greater, Level.comparison, 1)
             case .greaterEqual: return (.greaterEqual, Level.comparison, 1)
+            case .regexMatch: return (.regexMatch, Level.predicate, 1)
             case .plus: return (.add, Level.additive, 1)
             case .minus: return (.subtract, Level.additive, 1)
             case .star: return (.multiply, Level.multiplicative, 1)
@@ -66,6 +67,11 @@ extension Parser {
 
     /// NOT and unary signs, which bind looser than what follows them but may start any operand.
     mutating func parsePrefix(minimum: Int) throws(QueryError) -> Expression {
+        nesting += 1
+        defer { nesting -= 1 }
+        if nesting > Parser.maximumNesting {
+            throw error("Expression nested too deeply (more than \(Parser.maximumNesting) levels)", at: current.location)
+        }
         if current.isKeyword("NOT") {
             advance()
             return .unary(.not, try parseBinary(minimum: Level.not))
@@ -95,9 +101,23 @@ extension Parser {
                 while accept(.colon) { labels.append(try parseName("a label name")) }
                 expression = .hasLabels(expression, labels)
             } else if accept(.leftBracket) {
+                if accept(.dotDot) {
+                    let upper = current.isSymbol(.rightBracket) ? nil : try parseExpression()
+                    try expect(.rightBracket, "']'")
+                    expression = .slice(expression, nil, upper)
+                    continue
+                }
                 let index = try parseExpression()
+                if accept(.dotDot) {
+                    let upper = current.isSymbol(.rightBracket) ? nil : try parseExpression()
+                    try expect(.rightBracket, "']'")
+                    expression = .slice(expression, index, upper)
+                    continue
+                }
                 try expect(.rightBracket, "']'")
                 expression = .subscriptIndex(expression, index)
+            } else if current.isSymbol(.leftBrace), case .variable = expression {
+                expression = .mapProjection(expression, try parseMapProjection())
             } else {
                 return expression
             }
@@ -150,11 +170,16 @@ extension Parser {
             parameterNames.insert(token.text)
             return .parameter(token.text)
         case .symbol(.leftParen):
+            if let pattern = try attemptPatternPredicate() { return pattern }
             advance()
             let inner = try parseExpression()
             try expect(.rightParen, "')'")
             return inner
         case .symbol(.leftBracket):
+            if next.isSymbol(.leftParen), let comprehension = try attemptPatternComprehension() { return comprehension }
+            if next.kind == .identifier || next.kind == .escapedIdentifier, tokens[min(index + 2, tokens.count - 1)].isKeyword("IN") {
+                return try parseListComprehension()
+            }
             advance()
             var elements: [Expression] = []
             if !accept(.rightBracket) {
@@ -169,6 +194,20 @@ extension Parser {
                 if token.isKeyword("TRUE") { advance(); return .literal(.bool(true)) }
                 if token.isKeyword("FALSE") { advance(); return .literal(.bool(false)) }
                 if token.isKeyword("NULL") { advance(); return .literal(.null) }
+                if token.isKeyword("CASE") { advance(); return try parseCase() }
+                if token.isKeyword("EXISTS"), next.isSymbol(.leftBrace) { advance(); return try parseExistsSubquery(token.location) }
+                if let quantifier = Quantifier(rawValue: token.text.lowercased()), next.isSymbol(.leftParen),
+                   tokens[min(index + 3, tokens.count - 1)].isKeyword("IN") {
+                    advance(); advance()
+                    let variableToken = current
+                    let variable = Expression.variable(try parseName("a variable name"), variableToken.location)
+                    try expectKeyword("IN")
+                    let list = try parseExpression()
+                    try expectKeyword("WHERE")
+                    let predicate = try parseExpression()
+                    try expect(.rightParen, "')'")
+                    return .quantifier(quantifier, variable: variable, list: list, predicate: predicate)
+                }
             }
             advance()
             if current.isSymbol(.leftParen) || (current.isSymbol(.dot) && isNamespacedCall()) {
@@ -204,5 +243,104 @@ extension Parser {
         }
         return .function(FunctionCall(name: name, isDistinct: isDistinct, isStar: false, arguments: arguments,
                                       location: first.location))
+    }
+}
+
+extension Parser {
+    /// `CASE [subject] WHEN a THEN b … [ELSE c] END`, after `CASE`.
+    mutating func parseCase() throws(QueryError) -> Expression {
+        let subject = current.isKeyword("WHEN") ? nil : try parseExpression()
+        var branches: [(when: Expression, then: Expression)] = []
+        while acceptKeyword("WHEN") {
+            let when = try parseExpression()
+            try expectKeyword("THEN")
+            branches.append((when, try parseExpression()))
+        }
+        if branches.isEmpty { throw unexpected("'WHEN'") }
+        let otherwise = acceptKeyword("ELSE") ? try parseExpression() : nil
+        try expectKeyword("END")
+        return .caseExpression(subject: subject, branches: branches, otherwise: otherwise)
+    }
+
+    /// `[x IN list WHERE predicate | projection]`, at `[`.
+    mutating func parseListComprehension() throws(QueryError) -> Expression {
+        try expect(.leftBracket)
+        let location = current.location
+        let variable = Expression.variable(try parseName("a variable name"), location)
+        try expectKeyword("IN")
+        let list = try parseExpression()
+        let predicate = acceptKeyword("WHERE") ? try parseExpression() : nil
+        let projection = accept(.pipe) ? try parseExpression() : nil
+        try expect(.rightBracket, "']'")
+        return .listComprehension(variable: variable, list: list, predicate: predicate, projection: projection)
+    }
+
+    /// `{.key, key: expr, variable, .*}` after a variable.
+    mutating func parseMapProjection() throws(QueryError) -> [MapProjectionItem] {
+        try expect(.leftBrace)
+        var items: [MapProjectionItem] = []
+        if accept(.rightBrace) { return items }
+        repeat {
+            if accept(.dot) {
+                if accept(.star) { items.append(.allProperties) } else {
+                    items.append(.property(try parseName("a property key name")))
+                }
+            } else {
+                let location = current.location
+                let name = try parseName("a property key name")
+                if accept(.colon) {
+                    items.append(.literal(name, try parseExpression()))
+                } else {
+                    items.append(.variable(name, .variable(name, location)))
+                }
+            }
+        } while accept(.comma)
+        try expect(.rightBrace, "',' or '}'")
+        return items
+    }
+
+    /// A relationship pattern in expression position, e.g. `NOT (a)-[:FRIEND]-(b)`: tried first
+    /// at `(`, and abandoned (cursor restored) unless it parses as a chain with a relationship.
+    mutating func attemptPatternPredicate() throws(QueryError) -> Expression? {
+        let saved = index, savedNames = parameterNames
+        let location = current.location
+        if let part = try? parsePatternPart(), !part.relationships.isEmpty, part.pathVariable == nil {
+            return .patternPredicate(PatternPredicate(patterns: [part], predicate: nil, location: location))
+        }
+        index = saved
+        parameterNames = savedNames
+        return nil
+    }
+
+    /// `exists { MATCH pattern [WHERE …] }` or `exists { pattern [WHERE …] }`, after `exists`.
+    mutating func parseExistsSubquery(_ location: SourceLocation) throws(QueryError) -> Expression {
+        try expect(.leftBrace)
+        _ = acceptKeyword("MATCH")
+        let patterns = try parsePatternList()
+        let predicate = acceptKeyword("WHERE") ? try parseExpression() : nil
+        try expect(.rightBrace, "'}'")
+        return .patternPredicate(PatternPredicate(patterns: patterns, predicate: predicate, location: location))
+    }
+}
+
+extension Parser {
+    /// `[pattern [WHERE predicate] | projection]` at `[`; the cursor is restored and nil returned
+    /// when what follows `[` is not a relationship pattern (a list of parenthesised expressions).
+    mutating func attemptPatternComprehension() throws(QueryError) -> Expression? {
+        let saved = index, savedNames = parameterNames
+        let location = current.location
+        advance()
+        guard let part = try? parsePatternPart(), !part.relationships.isEmpty,
+              current.isKeyword("WHERE") || current.isSymbol(.pipe) else {
+            index = saved
+            parameterNames = savedNames
+            return nil
+        }
+        let predicate = acceptKeyword("WHERE") ? try parseExpression() : nil
+        try expect(.pipe, "'|'")
+        let projection = try parseExpression()
+        try expect(.rightBracket, "']'")
+        return .patternComprehension(PatternPredicate(patterns: [part], predicate: predicate, location: location,
+                                                      projection: projection))
     }
 }

@@ -48,6 +48,7 @@ extension Parser {
         var variable: String?
         var types: [String] = []
         var properties: [(key: String, value: Expression)] = []
+        var length: VariableLength?
         if accept(.leftBracket) {
             if current.kind == .identifier || current.kind == .escapedIdentifier { variable = advance().text }
             if accept(.colon) {
@@ -57,9 +58,7 @@ extension Parser {
                     types.append(try parseName("a relationship type name"))
                 }
             }
-            if current.isSymbol(.star) {
-                throw error("Variable length relationships are not supported yet", at: current.location)
-            }
+            if accept(.star) { length = try parseVariableLength() }
             if current.isSymbol(.leftBrace) { properties = try parseMapEntries() }
             guard accept(.rightBracket) else {
                 throw unexpected(properties.isEmpty ? "a relationship type, '{', a parameter or ']'" : "']'")
@@ -69,7 +68,7 @@ extension Parser {
         let pointsRight = accept(.greater)
         let direction: PatternDirection = pointsLeft == pointsRight ? .either : (pointsRight ? .leftToRight : .rightToLeft)
         return RelationshipPattern(variable: variable, types: types, properties: properties,
-                                   direction: direction, location: location)
+                                   direction: direction, location: location, length: length)
     }
 
     /// `{key: expression, …}` as ordered entries (a pattern's property map or a map literal).
@@ -84,5 +83,23 @@ extension Parser {
         } while accept(.comma)
         guard accept(.rightBrace) else { throw unexpected("',' or '}'") }
         return entries
+    }
+}
+
+extension Parser {
+    /// After `*`: nothing (1..∞), `n` (exactly n), `n..m`, `..m`, `n..`.
+    mutating func parseVariableLength() throws(QueryError) -> VariableLength {
+        func bound(_ parser: inout Parser) throws(QueryError) -> Int? {
+            guard parser.current.kind == .integer else { return nil }
+            let token = parser.advance()
+            return Int(try parser.integerValue(token, negative: false))
+        }
+        let low = try bound(&self)
+        if accept(.dotDot) {
+            let high = try bound(&self)
+            return VariableLength(min: low ?? 1, max: high)
+        }
+        if let low { return VariableLength(min: low, max: low) }
+        return VariableLength(min: 1, max: nil)
     }
 }

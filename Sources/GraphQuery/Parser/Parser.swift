@@ -8,6 +8,10 @@ package struct Parser {
     let tokens: [Token]
     var index = 0
     var parameterNames: Set<String> = []
+    /// Operands being parsed inside one another; bounded so that hostile nesting such as
+    /// ten thousand `(` is a syntax error, not a stack overflow in the parser or evaluator.
+    var nesting = 0
+    static let maximumNesting = 200
 
     init(_ text: String) throws(QueryError) {
         source = Array(text.utf8)
@@ -88,12 +92,18 @@ package struct Parser {
 
     // MARK: clauses
 
-    static let clauseKeywords = "MATCH, OPTIONAL MATCH, CREATE, UNWIND, WITH or RETURN"
-    /// Clauses of the full language that this slice recognises only to say so.
-    static let laterClauses = ["MERGE", "SET", "DELETE", "DETACH", "REMOVE", "CALL", "UNION", "FOREACH",
-                               "EXPLAIN", "PROFILE", "DROP", "LOAD"]
+    static let clauseKeywords = "MATCH, OPTIONAL MATCH, CREATE, MERGE, SET, REMOVE, DELETE, UNWIND, CALL, WITH or RETURN"
+    /// Clauses of the full language that this engine recognises only to say so.
+    static let laterClauses = ["FOREACH"]
 
     mutating func parseQuery() throws(QueryError) -> Query {
+        var query = try parseSingleQuery()
+        query.parameterNames = parameterNames
+        return query
+    }
+
+    /// One query up to its end or to a UNION after its RETURN.
+    mutating func parseSingleQuery() throws(QueryError) -> Query {
         var clauses: [Clause] = []
         while true {
             if current.kind == .endOfInput || current.isSymbol(.semicolon) {
@@ -104,6 +114,25 @@ package struct Parser {
             }
             let clause = try parseClause()
             clauses.append(clause)
+            if case .schema = clause {
+                guard clauses.count == 1 else { throw error("Schema commands cannot be combined with other clauses", at: current.location) }
+                _ = accept(.semicolon)
+                guard current.kind == .endOfInput else { throw unexpected("end of input") }
+                break
+            }
+            if case .return = clause, current.isKeyword("UNION") {
+                var unions: [(all: Bool, query: Query)] = []
+                while acceptKeyword("UNION") {
+                    let all = acceptKeyword("ALL")
+                    // The part parses the UNIONs after it too: flatten them into one list.
+                    let part = try parseSingleQuery()
+                    var head = part
+                    head.unions = []
+                    unions.append((all, head))
+                    unions += part.unions
+                }
+                return Query(clauses: clauses, parameterNames: parameterNames, unions: unions)
+            }
             if case .return = clause {
                 _ = accept(.semicolon)
                 guard current.kind == .endOfInput else { throw unexpected("end of input") }
@@ -120,7 +149,39 @@ package struct Parser {
             try expectKeyword("MATCH")
             return .match(try parseMatch(optional: true))
         }
-        if acceptKeyword("CREATE") { return .create(CreateClause(patterns: try parsePatternList())) }
+        if acceptKeyword("CREATE") {
+            if current.isKeyword("INDEX") || current.isKeyword("CONSTRAINT") { return .schema(try parseSchema(.create)) }
+            return .create(CreateClause(patterns: try parsePatternList()))
+        }
+        if acceptKeyword("DROP") { return .schema(try parseSchema(.drop)) }
+        if acceptKeyword("MERGE") { return .merge(try parseMerge()) }
+        if acceptKeyword("SET") { return .set(try parseSetItems()) }
+        if acceptKeyword("REMOVE") { return .remove(try parseRemoveItems()) }
+        if acceptKeyword("DELETE") { return .delete(DeleteClause(detach: false, targets: try parseExpressionList())) }
+        if acceptKeyword("DETACH") {
+            try expectKeyword("DELETE")
+            return .delete(DeleteClause(detach: true, targets: try parseExpressionList()))
+        }
+        if acceptKeyword("CALL") { return .call(try parseCall(start: start)) }
+        if acceptKeyword("LOAD") {
+            try expectKeyword("CSV")
+            var withHeaders = false
+            if acceptKeyword("WITH") { try expectKeyword("HEADERS"); withHeaders = true }
+            try expectKeyword("FROM")
+            let url = try parseExpression()
+            try expectKeyword("AS")
+            let variable = try parseName("a variable name")
+            var terminator = UInt8(ascii: ",")
+            if acceptKeyword("FIELDTERMINATOR") {
+                let token = current
+                guard token.kind == .string, token.text.utf8.count == 1 else {
+                    throw unexpected("a one-character string")
+                }
+                advance()
+                terminator = token.text.utf8.first!  // checked: exactly one byte
+            }
+            return .loadCSV(LoadCSVClause(withHeaders: withHeaders, url: url, variable: variable, terminator: terminator))
+        }
         if acceptKeyword("UNWIND") {
             let list = try parseExpression()
             try expectKeyword("AS")

@@ -21,6 +21,18 @@ enum PatternOperator: Sendable {
     case nodeFilter(slot: Int, labels: [String], properties: [(key: String, value: Expression)])
     /// The relationship in `slot` must have property values equal to `properties`.
     case relationshipFilter(slot: Int, properties: [(key: String, value: Expression)])
+    /// A variable-length expansion from `from`: `relationship` receives the list of relationships
+    /// walked (no relationship twice: openCypher's uniqueness), `to` the end node; every matching
+    /// relationship must have `properties`.
+    case variableExpand(from: Int, relationship: Int, to: Int, types: [String], direction: PatternDirection,
+                        toIsBound: Bool, min: Int, max: Int?, properties: [(key: String, value: Expression)], exclude: [Int])
+    /// `from` and `to` are both bound and the relationship is not needed: a binary search of
+    /// `from`'s sorted adjacency (what `NOT (a)-[:FRIEND]-(b)` becomes), not a walk.
+    case adjacencyCheck(from: Int, to: Int, types: [String], direction: PatternDirection)
+    /// A WHERE conjunct, placed right after the operator that binds the last slot it reads.
+    case filter(Expression)
+    /// Builds the path value of `p = (…)` from the pattern's node and relationship slots.
+    case bindPath(slot: Int, nodes: [Int], relationships: [Int])
 }
 
 /// One step of a plan; each maps the current rows to new rows.
@@ -29,6 +41,14 @@ enum PlanStep: Sendable {
     case create(BoundCreate)
     case unwind(list: Expression, slot: Int)
     case projection(BoundProjection)
+    case call(BoundCall)
+    case set([SetItem])
+    case remove([RemoveItem])
+    case delete(detach: Bool, targets: [Expression])
+    /// MERGE: `operators` look for the pattern given the row; when none match, `create` runs.
+    case merge(operators: [PatternOperator], merge: BoundMerge)
+    case schema(SchemaCommand)
+    case loadCSV(url: Expression, withHeaders: Bool, slot: Int, terminator: UInt8)
 }
 
 /// A runnable plan.
@@ -36,6 +56,10 @@ struct LogicalPlan: Sendable {
     /// Steps with the row width in effect after each.
     var steps: [(step: PlanStep, width: Int)]
     var columns: [String]?
+    /// Parallel to `steps`: variable names by slot, so EXPLAIN can print `u` instead of `#0`.
+    var slotNames: [[Int: String]] = []
     var isUpdating: Bool
     var parameterNames: Set<String>
+    /// UNION parts run after this plan; their rows are appended (and deduplicated unless ALL).
+    var unions: [(all: Bool, plan: LogicalPlan)] = []
 }

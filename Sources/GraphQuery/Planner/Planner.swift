@@ -5,6 +5,7 @@
 /// Builds plans.
 enum Planner {
     static func plan(_ query: BoundQuery) -> LogicalPlan {
+        let query = SocialPlanner.rewrite(query)  // plain-Cypher social queries onto the kernels (Planner/Social*.swift)
         var steps: [(step: PlanStep, width: Int)] = []
         for (clause, width) in query.clauses {
             switch clause {
@@ -16,17 +17,42 @@ enum Planner {
                 steps.append((.unwind(list: list, slot: slot), width))
             case .projection(let projection):
                 steps.append((.projection(projection), width))
+            case .call(let call): steps.append((.call(call), width))
+            case .set(let items): steps.append((.set(items), width))
+            case .remove(let items): steps.append((.remove(items), width))
+            case .delete(let detach, let targets): steps.append((.delete(detach: detach, targets: targets), width))
+            case .merge(let merge):
+                guard case .match(let operators, _, _, _) = planMatch(merge.match) else { continue }
+                steps.append((.merge(operators: operators, merge: merge), width))
+            case .schema(let command): steps.append((.schema(command), width))
+            case .loadCSV(let url, let withHeaders, let slot, let terminator):
+                steps.append((.loadCSV(url: url, withHeaders: withHeaders, slot: slot, terminator: terminator), width))
             }
         }
-        return LogicalPlan(steps: steps, columns: query.columns, isUpdating: query.isUpdating,
-                           parameterNames: query.parameterNames)
+        return LogicalPlan(steps: steps, columns: query.columns, slotNames: query.slotNames, isUpdating: query.isUpdating,
+                           parameterNames: query.parameterNames,
+                           unions: query.unions.map { ($0.all, plan($0.query)) })
     }
 
     static func planMatch(_ match: BoundMatch) -> PlanStep {
+        // Social recognizers (Planner/Social*.swift) hook in here, one line, returning a
+        // specialised step when they recognise the match, e.g.:
+        // if let step = SocialPlanner.plan(match) { return step }
         var bound = match.boundBefore
         var operators: [PatternOperator] = []
         var relationshipsOfClause: [Int] = []
-        for pattern in match.patterns {
+        // WHERE: `n.key = value` on a labelled new node becomes part of its pattern (so it can
+        // seek an index); every other conjunct runs as soon as the slots it reads are bound.
+        var (patterns, conjuncts) = absorbEqualities(match)
+        func placeReady() {
+            conjuncts.removeAll { conjunct in
+                guard let slots = conjunct.referencedSlots, slots.isSubset(of: bound) else { return false }
+                operators.append(.filter(conjunct))
+                return true
+            }
+        }
+        placeReady()
+        for pattern in patterns {
             let start = startIndex(of: pattern, bound: bound)
             let node = pattern.nodes[start]
             if bound.contains(node.slot) {
@@ -44,6 +70,7 @@ enum Planner {
                 operators.append(.nodeFilter(slot: node.slot, labels: [], properties: node.properties))
             }
             bound.insert(node.slot)
+            placeReady()
             // Rightwards from the start, then leftwards: relationship i joins node i and i + 1.
             let steps = Array(start..<pattern.relationships.count).map { ($0, true) }
                 + Array((0..<start).reversed()).map { ($0, false) }
@@ -60,6 +87,20 @@ enum Planner {
                     }
                 }
                 let relationshipIsBound = bound.contains(relationship.slot)
+                if let length = relationship.length {
+                    operators.append(.variableExpand(from: from.slot, relationship: relationship.slot, to: to.slot,
+                                                     types: relationship.types, direction: direction,
+                                                     toIsBound: bound.contains(to.slot), min: length.min, max: length.max,
+                                                     properties: relationship.properties, exclude: relationshipsOfClause))
+                    if !to.labels.isEmpty || !to.properties.isEmpty {
+                        operators.append(.nodeFilter(slot: to.slot, labels: to.labels, properties: to.properties))
+                    }
+                    bound.insert(to.slot)
+                    bound.insert(relationship.slot)
+                    relationshipsOfClause.append(relationship.slot)
+                    placeReady()
+                    continue
+                }
                 operators.append(.expand(from: from.slot, relationship: relationship.slot, to: to.slot,
                                          types: relationship.types, direction: direction,
                                          toIsBound: bound.contains(to.slot), relationshipIsBound: relationshipIsBound,
@@ -73,10 +114,47 @@ enum Planner {
                 bound.insert(to.slot)
                 if !relationshipIsBound { relationshipsOfClause.append(relationship.slot) }
                 bound.insert(relationship.slot)
+                placeReady()
+            }
+            if let pathSlot = pattern.pathSlot {
+                operators.append(.bindPath(slot: pathSlot, nodes: pattern.nodes.map(\.slot),
+                                           relationships: pattern.relationships.map(\.slot)))
+                bound.insert(pathSlot)
+                placeReady()
             }
         }
-        return .match(operators: operators, predicate: match.predicate, isOptional: match.isOptional,
+        // What is left reads something a plan cannot place (a pattern predicate, an aggregate).
+        let rest = conjuncts.dropFirst().reduce(conjuncts.first) { all, next in all.map { .binary(.and, $0, next) } }
+        return .match(operators: operators, predicate: rest, isOptional: match.isOptional,
                       introduced: match.introduced)
+    }
+
+    /// The WHERE conjuncts of `match`, with `n.key = value` ones moved into the property map of
+    /// a labelled node `n` new to this MATCH when `value` is known before it (so `startIndex`
+    /// can seek on it): `MATCH (u:User) WHERE u.id = $id` plans like `MATCH (u:User {id: $id})`.
+    static func absorbEqualities(_ match: BoundMatch) -> ([BoundPattern], [Expression]) {
+        var patterns = match.patterns
+        var conjuncts: [Expression] = []
+        func split(_ e: Expression) {
+            if case .binary(.and, let l, let r) = e { split(l); split(r) } else { conjuncts.append(e) }
+        }
+        if let predicate = match.predicate { split(predicate) }
+        conjuncts.removeAll { conjunct in
+            guard case .binary(.equal, let l, let r) = conjunct else { return false }
+            for (side, value) in [(l, r), (r, l)] {
+                guard case .property(.slot(let slot), let key) = side, !match.boundBefore.contains(slot),
+                      let valueSlots = value.referencedSlots, valueSlots.isSubset(of: match.boundBefore) else { continue }
+                if case .literal(.null) = value { continue }
+                for p in patterns.indices {
+                    if let n = patterns[p].nodes.firstIndex(where: { $0.slot == slot && !$0.labels.isEmpty }) {
+                        patterns[p].nodes[n].properties.append((key, value))
+                        return true
+                    }
+                }
+            }
+            return false
+        }
+        return (patterns, conjuncts)
     }
 
     /// The node to start a chain from: bound > seek > label scan > the first node.
@@ -112,6 +190,26 @@ extension Expression {
         case .binary(_, let l, let r), .subscriptIndex(let l, let r):
             guard let a = l.referencedSlots, let b = r.referencedSlots else { return nil }
             return a.union(b)
+        case .slice(let base, let from, let to):
+            return Expression.union([base] + [from, to].compactMap { $0 })
+        case .caseExpression(let subject, let branches, let otherwise):
+            return Expression.union([subject, otherwise].compactMap { $0 } + branches.flatMap { [$0.when, $0.then] })
+        case .listComprehension(let variable, let list, let predicate, let projection):
+            guard var all = Expression.union([list] + [predicate, projection].compactMap { $0 }) else { return nil }
+            if case .slot(let s) = variable { all.remove(s) }
+            return all
+        case .quantifier(_, let variable, let list, let predicate):
+            guard var all = Expression.union([list, predicate]) else { return nil }
+            if case .slot(let s) = variable { all.remove(s) }
+            return all
+        case .mapProjection(let base, let items):
+            return Expression.union([base] + items.compactMap { item -> Expression? in
+                switch item {
+                case .literal(_, let e), .variable(_, let e): return e
+                case .property, .allProperties: return nil
+                }
+            })
+        case .patternPredicate, .patternComprehension: return nil
         case .list(let elements): return Expression.union(elements)
         case .map(let entries): return Expression.union(entries.map(\.value))
         case .function(let call): return Expression.union(call.arguments)

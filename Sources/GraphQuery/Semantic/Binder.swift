@@ -5,22 +5,66 @@
 /// Checks a parsed query and resolves its names.
 struct Binder {
     var scope = Scope()
+    /// Procedures and registered functions the query may call.
+    var registry = ProcedureRegistry()
 
-    static func bind(_ query: Query) throws(QueryError) -> BoundQuery {
-        var binder = Binder()
-        return try binder.bindQuery(query)
+    static func bind(_ query: Query, registry: ProcedureRegistry = .standard) throws(QueryError) -> BoundQuery {
+        var binder = Binder(registry: registry)
+        var bound = try binder.bindQuery(query)
+        if !query.unions.isEmpty {
+            if query.unions.contains(where: \.all) && query.unions.contains(where: { !$0.all }) {
+                throw Binder.semantic("Invalid combination of UNION and UNION ALL")
+            }
+            for (all, part) in query.unions {
+                var partBinder = Binder(registry: registry)
+                let boundPart = try partBinder.bindQuery(part)
+                guard boundPart.columns == bound.columns else {
+                    throw Binder.semantic("All sub queries in an UNION must have the same column names")
+                }
+                bound.isUpdating = bound.isUpdating || boundPart.isUpdating
+                bound.unions.append((all, boundPart))
+            }
+        }
+        return bound
     }
+
+    /// A binder over another scope with the same registry (ORDER BY, WITH … WHERE, SKIP/LIMIT).
+    func with(scope: Scope) -> Binder { Binder(scope: scope, registry: registry) }
 
     static func semantic(_ message: String) -> QueryError { QueryError(.semantic, message) }
 
     mutating func bindQuery(_ query: Query) throws(QueryError) -> BoundQuery {
         var clauses: [(clause: BoundClause, width: Int)] = []
         var columns: [String]?
+        var slotNames: [[Int: String]] = []
+        var isUpdating = query.clauses.contains { $0.isUpdating }
         for (index, clause) in query.clauses.enumerated() {
             let bound: BoundClause
             switch clause {
             case .match(let match): bound = .match(try bindMatch(match))
             case .create(let create): bound = .create(try bindCreate(create))
+            case .call(let call):
+                let standalone = query.clauses.count == 1
+                let (b, names) = try bindCall(call, standalone: standalone)
+                if !b.isReadOnly { isUpdating = true }
+                if index == query.clauses.count - 1 { columns = names }
+                bound = .call(b)
+            case .set(let items): bound = .set(try bindSetItems(items))
+            case .remove(let items): bound = .remove(try bindRemoveItems(items))
+            case .delete(let delete):
+                var targets: [Expression] = []
+                for target in delete.targets {
+                    let e = try resolve(target, allowAggregates: false)
+                    targets.append(e)
+                }
+                bound = .delete(detach: delete.detach, targets: targets)
+            case .merge(let merge): bound = .merge(try bindMerge(merge))
+            case .schema(let command): bound = .schema(command)
+            case .loadCSV(let load):
+                let url = try resolve(load.url, allowAggregates: false)
+                if scope[load.variable] != nil { throw Binder.semantic("Variable `\(load.variable)` already declared") }
+                bound = .loadCSV(url: url, withHeaders: load.withHeaders, slot: scope.declare(load.variable, kind: .value),
+                                 terminator: load.terminator)
             case .unwind(let unwind):
                 let list = try resolve(unwind.list, allowAggregates: false)
                 if scope[unwind.variable] != nil {
@@ -34,11 +78,15 @@ struct Binder {
                 bound = .projection(p)
             }
             clauses.append((bound, scope.width))
+            // Variable names by slot, for EXPLAIN (slots are reused after WITH: one map per clause).
+            slotNames.append(Dictionary(scope.names.compactMap { n in scope[n].map { ($0.slot, n) } }, uniquingKeysWith: { a, _ in a }))
             if index == query.clauses.count - 1 {
                 switch clause {
-                case .return, .create: break
+                case .return, .create, .call, .set, .remove, .delete, .merge, .schema: break
                 case .match(let m):
                     throw Binder.semantic("Query cannot conclude with \(m.isOptional ? "OPTIONAL MATCH" : "MATCH") (must be a RETURN clause, an update clause, a procedure call or a non-returning subquery)")
+                case .loadCSV:
+                    throw Binder.semantic("Query cannot conclude with LOAD CSV (must be a RETURN clause, an update clause, a procedure call or a non-returning subquery)")
                 case .unwind:
                     throw Binder.semantic("Query cannot conclude with UNWIND (must be a RETURN clause, an update clause, a procedure call or a non-returning subquery)")
                 case .with:
@@ -46,7 +94,7 @@ struct Binder {
                 }
             }
         }
-        return BoundQuery(clauses: clauses, columns: columns, isUpdating: query.clauses.contains { $0.isUpdating },
+        return BoundQuery(clauses: clauses, columns: columns, slotNames: slotNames, isUpdating: isUpdating,
                           parameterNames: query.parameterNames)
     }
 
@@ -76,25 +124,31 @@ struct Binder {
             for node in part.nodes { nodes.append(try slot(for: node.variable, kind: .node).slot) }
             for relationship in part.relationships {
                 let (s, _) = try slot(for: relationship.variable, kind: .relationship)
+                if relationship.length != nil, boundBefore.contains(s) {
+                    throw Binder.semantic("The variable-length relationship '\(relationship.variable ?? "")' cannot reuse a variable bound by an earlier clause")
+                }
                 if !boundBefore.contains(s), !relationshipSlots.insert(s).inserted {
                     throw Binder.semantic("Cannot use the same relationship variable '\(relationship.variable ?? "")' for multiple patterns")
                 }
                 relationships.append(s)
             }
-            if let path = part.pathVariable {
-                throw QueryError(.semantic, "Named paths are not supported yet ('\(path)')")
-            }
             shapes.append((nodes, relationships))
         }
-        for (part, shape) in zip(match.patterns, shapes) {
-            var bound = BoundPattern(nodes: [], relationships: [])
+        var pathSlots: [Int?] = []
+        for part in match.patterns {
+            guard let path = part.pathVariable else { pathSlots.append(nil); continue }
+            if scope[path] != nil { throw Binder.semantic("Variable `\(path)` already declared") }
+            pathSlots.append(scope.declare(path, kind: .value))
+        }
+        for (i, (part, shape)) in zip(match.patterns, shapes).enumerated() {
+            var bound = BoundPattern(nodes: [], relationships: [], pathSlot: pathSlots[i])
             for (node, s) in zip(part.nodes, shape.nodes) {
                 bound.nodes.append(BoundNodePattern(slot: s, labels: node.labels, properties: try resolve(node.properties)))
             }
             for (relationship, s) in zip(part.relationships, shape.relationships) {
                 bound.relationships.append(BoundRelationshipPattern(
                     slot: s, types: relationship.types, properties: try resolve(relationship.properties),
-                    direction: relationship.direction))
+                    direction: relationship.direction, length: relationship.length))
             }
             patterns.append(bound)
         }
@@ -103,12 +157,12 @@ struct Binder {
                           boundBefore: boundBefore, introduced: Array(boundBefore.count..<scope.width))
     }
 
-    mutating func bindCreate(_ create: CreateClause) throws(QueryError) -> BoundCreate {
+    mutating func bindCreate(_ create: CreateClause, allowUndirected: Bool = false) throws(QueryError) -> BoundCreate {
         let boundBefore = Set(0..<scope.width)
         var patterns: [BoundPattern] = []
         for part in create.patterns {
             if let path = part.pathVariable {
-                throw QueryError(.semantic, "Named paths are not supported yet ('\(path)')")
+                throw QueryError(.semantic, "Named paths are not supported in CREATE or MERGE ('\(path)')")
             }
             var bound = BoundPattern(nodes: [], relationships: [])
             for node in part.nodes {
@@ -128,8 +182,11 @@ struct Binder {
                 guard relationship.types.count == 1 else {
                     throw Binder.semantic("Exactly one relationship type must be specified for each relation of a CREATE pattern.")
                 }
-                guard relationship.direction != .either else {
+                guard relationship.direction != .either || allowUndirected else {
                     throw Binder.semantic("Only directed relationships are supported in CREATE")
+                }
+                if relationship.length != nil {
+                    throw Binder.semantic("Variable length relationships cannot be used in CREATE or MERGE")
                 }
                 bound.relationships.append(BoundRelationshipPattern(
                     slot: s, types: relationship.types, properties: try resolve(relationship.properties),
@@ -210,13 +267,13 @@ struct Binder {
                     sortScope.alias(name, to: items.count + entry.slot, kind: entry.kind)
                 }
             }
-            let binder = Binder(scope: sortScope)
+            let binder = with(scope: sortScope)
             orderBy.append((try binder.resolve(sort.expression, allowAggregates: false), sort.ascending))
         }
-        let constant = Binder(scope: Scope())
+        let constant = with(scope: Scope())
         let skip = try projection.skip.map { e throws(QueryError) in try constant.resolve(e, allowAggregates: false) }
         let limit = try projection.limit.map { e throws(QueryError) in try constant.resolve(e, allowAggregates: false) }
-        let outputBinder = Binder(scope: output)
+        let outputBinder = with(scope: output)
         let predicate = try projection.predicate.map { e throws(QueryError) in try outputBinder.resolve(e, allowAggregates: false) }
         scope = output
         return BoundProjection(items: items, aggregates: aggregates, isDistinct: projection.isDistinct, orderBy: orderBy,
@@ -256,8 +313,41 @@ struct Binder {
         case .isNull(let operand, let negated): return .isNull(try recurse(operand), negated: negated)
         case .hasLabels(let operand, let labels): return .hasLabels(try recurse(operand), labels)
         case .subscriptIndex(let base, let index): return .subscriptIndex(try recurse(base), try recurse(index))
+        case .slice(let base, let from, let to):
+            return .slice(try recurse(base), try from.map(recurse), try to.map(recurse))
+        case .caseExpression(let subject, let branches, let otherwise):
+            var out: [(when: Expression, then: Expression)] = []
+            for (w, t) in branches { out.append((try recurse(w), try recurse(t))) }
+            return .caseExpression(subject: try subject.map(recurse), branches: out, otherwise: try otherwise.map(recurse))
+        case .listComprehension(let variable, let list, let predicate, let projection):
+            let resolvedList = try recurse(list)
+            var inner = self
+            let slot = inner.declareLocal(variable)
+            return .listComprehension(variable: .slot(slot), list: resolvedList,
+                                      predicate: try predicate.map { e throws(QueryError) in try inner.resolve(e, aggregates: &aggregates, allowAggregates: false) },
+                                      projection: try projection.map { e throws(QueryError) in try inner.resolve(e, aggregates: &aggregates, allowAggregates: allowAggregates) })
+        case .quantifier(let quantifier, let variable, let list, let predicate):
+            let resolvedList = try recurse(list)
+            var inner = self
+            let slot = inner.declareLocal(variable)
+            return .quantifier(quantifier, variable: .slot(slot), list: resolvedList,
+                               predicate: try inner.resolve(predicate, aggregates: &aggregates, allowAggregates: false))
+        case .mapProjection(let base, let items):
+            var out: [MapProjectionItem] = []
+            for item in items {
+                switch item {
+                case .property, .allProperties: out.append(item)
+                case .literal(let key, let e): out.append(.literal(key, try recurse(e)))
+                case .variable(let key, let e): out.append(.variable(key, try recurse(e)))
+                }
+            }
+            return .mapProjection(try recurse(base), out)
+        case .patternPredicate(let pattern):
+            return .patternPredicate(try bindPatternPredicate(pattern))
+        case .patternComprehension(let pattern):
+            return .patternComprehension(try bindPatternPredicate(pattern))
         case .function(let call):
-            guard let signature = FunctionCatalog.lookup(call.name) else {
+            guard let signature = FunctionCatalog.lookup(call.name) ?? registeredSignature(call.name) else {
                 throw Binder.semantic("Unknown function '\(call.name)'")
             }
             if call.isStar, signature.name != "count" {
@@ -293,4 +383,148 @@ struct Binder {
 
 extension Expression {
     var isVariable: Bool { if case .variable = self { return true } else { return false } }
+}
+
+// MARK: locals, pattern predicates, calls and updating clauses
+
+extension Binder {
+    /// Declares a comprehension's or quantifier's variable in a fresh slot past the clause's row
+    /// (the evaluator writes it into a copy of the row). Shadows an outer variable of the same name.
+    mutating func declareLocal(_ variable: Expression) -> Int {
+        guard case .variable(let name, _) = variable else { return scope.allocateHidden() }
+        return scope.declare(name, kind: .value)
+    }
+
+    /// A registered (non built-in) function as a catalog signature.
+    func registeredSignature(_ name: String) -> FunctionSignature? {
+        guard let function = registry.function(named: name) else { return nil }
+        return FunctionSignature(name: function.name.lowercased(), kind: .scalar,
+                                 minArguments: function.minArguments, maxArguments: function.maxArguments)
+    }
+
+    /// Binds a pattern used as a predicate into match operators run against the current row.
+    /// Its new variables live in slots past the row and are not visible afterwards.
+    func bindPatternPredicate(_ pattern: PatternPredicate) throws(QueryError) -> PatternPredicate {
+        var inner = self
+        let match = try inner.bindMatch(MatchClause(isOptional: false, patterns: pattern.patterns, predicate: pattern.predicate))
+        var bound = pattern
+        guard case .match(let operators, let predicate, _, _) = Planner.planMatch(match) else { return bound }
+        // An anonymous relationship between two bound nodes only needs to exist: check the
+        // adjacency instead of walking it (the relationship's slot is read by nothing).
+        let named = Set(inner.scope.names.compactMap { inner.scope[$0]?.slot })
+        bound.plan = operators.map { op in
+            // (Not in a pattern comprehension: there every relationship is one element.)
+            if pattern.projection == nil,
+               case .expand(let from, let relationship, let to, let types, let direction, true, false, let exclude) = op,
+               exclude.isEmpty, relationship >= scope.width, !named.contains(relationship),
+               !operators.contains(where: { if case .relationshipFilter(relationship, _) = $0 { true } else { false } }) {
+                return .adjacencyCheck(from: from, to: to, types: types, direction: direction)
+            }
+            return op
+        }
+        bound.predicate = predicate
+        bound.projection = try pattern.projection.map { e throws(QueryError) in try inner.resolve(e, allowAggregates: false) }
+        bound.width = inner.scope.width
+        return bound
+    }
+
+    /// Resolves CALL: the procedure must exist, take this many arguments, and yield these names.
+    /// Returns the bound call and the column names it yields.
+    mutating func bindCall(_ call: CallClause, standalone: Bool) throws(QueryError) -> (BoundCall, [String]) {
+        guard let procedure = registry.procedure(named: call.name) else {
+            throw Binder.semantic("Procedure `\(call.name)` is not registered")
+        }
+        let signature = procedure.signature
+        guard call.arguments.count == signature.arguments.count else {
+            throw Binder.semantic("Procedure call provides \(call.arguments.count) argument\(call.arguments.count == 1 ? "" : "s") to `\(call.name)`, which expects \(signature.arguments.count)")
+        }
+        var arguments: [Expression] = []
+        for argument in call.arguments { arguments.append(try resolve(argument, allowAggregates: false)) }
+        let yields = call.yields ?? signature.outputs.map { ($0.name, nil) }
+        var outputs: [(column: Int, slot: Int)] = []
+        var names: [String] = []
+        for (name, alias) in yields {
+            guard let column = signature.outputs.firstIndex(where: { $0.name == name }) else {
+                throw Binder.semantic("Unknown output '\(name)' of procedure `\(call.name)`; it yields \(signature.outputs.map(\.name).joined(separator: ", "))")
+            }
+            let variable = alias ?? name
+            if scope[variable] != nil { throw Binder.semantic("Variable `\(variable)` already declared") }
+            let kind: VariableKind = switch signature.outputs[column].type {
+            case .node: .node
+            case .relationship: .relationship
+            default: .value
+            }
+            outputs.append((column, scope.declare(variable, kind: kind)))
+            names.append(variable)
+        }
+        let predicate = try call.predicate.map { e throws(QueryError) in try resolve(e, allowAggregates: false) }
+        return (BoundCall(name: call.name, arguments: arguments, outputs: outputs, predicate: predicate,
+                          isReadOnly: signature.isReadOnly), names)
+    }
+
+    /// A SET target must be a variable holding a node or relationship (checked at run time for values).
+    func resolveTarget(_ target: Expression) throws(QueryError) -> Expression {
+        let resolved = try resolve(target, allowAggregates: false)
+        if case .variable(let name, _) = target, let entry = scope[name], entry.kind == .value {
+            return resolved  // may hold an entity from WITH/UNWIND: checked when it runs
+        }
+        return resolved
+    }
+
+    func bindSetItems(_ items: [SetItem]) throws(QueryError) -> [SetItem] {
+        var out: [SetItem] = []
+        for item in items {
+            switch item {
+            case .property(let target, let key, let value):
+                out.append(.property(target: try resolveTarget(target), key: key, value: try resolve(value, allowAggregates: false)))
+            case .replaceProperties(let variable, let value):
+                out.append(.replaceProperties(variable: try resolveTarget(variable), value: try resolve(value, allowAggregates: false)))
+            case .mergeProperties(let variable, let value):
+                out.append(.mergeProperties(variable: try resolveTarget(variable), value: try resolve(value, allowAggregates: false)))
+            case .labels(let variable, let labels):
+                if case .variable(let name, _) = variable, scope[name]?.kind == .relationship {
+                    throw Binder.semantic("Labels can only be set on nodes: '\(name)' is a relationship")
+                }
+                out.append(.labels(variable: try resolveTarget(variable), labels: labels))
+            }
+        }
+        return out
+    }
+
+    func bindRemoveItems(_ items: [RemoveItem]) throws(QueryError) -> [RemoveItem] {
+        var out: [RemoveItem] = []
+        for item in items {
+            switch item {
+            case .property(let target, let key): out.append(.property(target: try resolveTarget(target), key: key))
+            case .labels(let variable, let labels):
+                if case .variable(let name, _) = variable, scope[name]?.kind == .relationship {
+                    throw Binder.semantic("Labels can only be removed from nodes: '\(name)' is a relationship")
+                }
+                out.append(.labels(variable: try resolveTarget(variable), labels: labels))
+            }
+        }
+        return out
+    }
+
+    /// MERGE binds its pattern twice over the same slots: once to match, once to create.
+    mutating func bindMerge(_ merge: MergeClause) throws(QueryError) -> BoundMerge {
+        let before = self
+        for node in merge.pattern.nodes {
+            for (key, value) in node.properties {
+                if case .literal(.null) = value {
+                    throw QueryError(.runtime, "Cannot merge node using null property value for '\(key)'")
+                }
+            }
+        }
+        let match = try bindMatch(MatchClause(isOptional: false, patterns: [merge.pattern], predicate: nil))
+        // Bind the CREATE form against the scope from before the MERGE so that new variables
+        // are "new" to it, then check both gave every variable the same slot.
+        var creator = before
+        let create = try creator.bindCreate(CreateClause(patterns: [merge.pattern]), allowUndirected: true)
+        guard creator.scope.width == scope.width else {
+            throw Binder.semantic("MERGE pattern could not be bound consistently")
+        }
+        return BoundMerge(match: match, create: create, onCreate: try bindSetItems(merge.onCreate),
+                          onMatch: try bindSetItems(merge.onMatch))
+    }
 }

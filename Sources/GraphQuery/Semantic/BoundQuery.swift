@@ -15,12 +15,16 @@ struct BoundRelationshipPattern: Sendable {
     var types: [String]
     var properties: [(key: String, value: Expression)]
     var direction: PatternDirection
+    /// Hop bounds of a variable-length relationship, whose slot then holds a list of relationships.
+    var length: VariableLength? = nil
 }
 
 /// A pattern chain: `nodes.count == relationships.count + 1`; relationship i joins node i and i+1.
 struct BoundPattern: Sendable {
     var nodes: [BoundNodePattern]
     var relationships: [BoundRelationshipPattern]
+    /// The slot of `p` in `p = (…)`, which receives the matched path.
+    var pathSlot: Int? = nil
 }
 
 /// MATCH after binding.
@@ -62,12 +66,38 @@ struct BoundProjection: Sendable {
     var isAggregating: Bool { !aggregates.isEmpty }
 }
 
+/// CALL after binding: the procedure by name (looked up in the engine's registry when it runs),
+/// resolved arguments, and which output column goes to which slot.
+struct BoundCall: Sendable {
+    var name: String
+    var arguments: [Expression]
+    var outputs: [(column: Int, slot: Int)]
+    var predicate: Expression?
+    var isReadOnly: Bool
+}
+
+/// MERGE after binding: the pattern to look for (with its slots) and to create when absent.
+struct BoundMerge: Sendable {
+    var match: BoundMatch
+    var create: BoundCreate
+    var onCreate: [SetItem]
+    var onMatch: [SetItem]
+}
+
 /// A clause after binding (BoundQuery pairs each with the row width in effect after it).
 enum BoundClause: Sendable {
     case match(BoundMatch)
     case create(BoundCreate)
     case unwind(list: Expression, slot: Int)
     case projection(BoundProjection)
+    case call(BoundCall)
+    /// SET items with resolved expressions (shared with MERGE's ON CREATE / ON MATCH).
+    case set([SetItem])
+    case remove([RemoveItem])
+    case delete(detach: Bool, targets: [Expression])
+    case merge(BoundMerge)
+    case schema(SchemaCommand)
+    case loadCSV(url: Expression, withHeaders: Bool, slot: Int, terminator: UInt8)
 }
 
 /// A whole query after binding.
@@ -76,6 +106,10 @@ struct BoundQuery: Sendable {
     var clauses: [(clause: BoundClause, width: Int)]
     /// Column names when the query ends in RETURN; nil for a pure write.
     var columns: [String]?
+    /// Parallel to `clauses`: the variable name of each named slot after the clause.
+    var slotNames: [[Int: String]] = []
     var isUpdating: Bool
     var parameterNames: Set<String>
+    /// The UNION parts after this one, bound each in a scope of its own.
+    var unions: [(all: Bool, query: BoundQuery)] = []
 }

@@ -30,7 +30,22 @@ enum FunctionCatalog {
             .init(name: "coalesce", kind: .scalar, minArguments: 1, maxArguments: Int.max),
             .init(name: "tostring", kind: .scalar, minArguments: 1, maxArguments: 1),
             .init(name: "tointeger", kind: .scalar, minArguments: 1, maxArguments: 1),
-        ]
+            .init(name: "range", kind: .scalar, minArguments: 2, maxArguments: 3),
+            .init(name: "substring", kind: .scalar, minArguments: 2, maxArguments: 3),
+            .init(name: "split", kind: .scalar, minArguments: 2, maxArguments: 2),
+            .init(name: "replace", kind: .scalar, minArguments: 3, maxArguments: 3),
+            .init(name: "left", kind: .scalar, minArguments: 2, maxArguments: 2),
+            .init(name: "right", kind: .scalar, minArguments: 2, maxArguments: 2),
+            .init(name: "round", kind: .scalar, minArguments: 1, maxArguments: 1),
+            .init(name: "rand", kind: .scalar, minArguments: 0, maxArguments: 0),
+            .init(name: "pi", kind: .scalar, minArguments: 0, maxArguments: 0),
+            .init(name: "e", kind: .scalar, minArguments: 0, maxArguments: 0),
+            .init(name: "timestamp", kind: .scalar, minArguments: 0, maxArguments: 0),
+        ] + ["properties", "keys", "startnode", "endnode", "nodes", "relationships", "length", "head", "last",
+             "tail", "reverse", "tofloat", "toboolean", "trim", "ltrim", "rtrim", "abs", "sign", "ceil", "floor",
+             "sqrt", "exp", "log", "log10", "exists"].map {
+            FunctionSignature(name: $0, kind: .scalar, minArguments: 1, maxArguments: 1)
+        }
         return Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
     }()
 

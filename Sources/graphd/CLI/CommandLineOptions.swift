@@ -1,15 +1,24 @@
-// CommandLineOptions.swift — parses graphd's command line into what to do: serve (with
-// its address, port and data directory) or print help. Pure and typed, so it is unit
-// tested; `GraphdMain` turns a `UsageError` into one line on stderr and exit status 2.
+// CommandLineOptions.swift — parses graphd's command line into what to do: serve (the
+// default), repl, import or demo, each with options from its flag table (OptionSpec), or
+// print help or the version. Pure and typed, so it is unit tested; `GraphdMain` turns a
+// `UsageError` into one line on stderr and exit status 2.
+//
+// To add a flag: add a field (with its default) to the subcommand's options struct and one
+// `OptionSpec` line to its table; help and environment lookup follow from the table.
 
 /// What the command line asked for.
 enum CommandLineCommand: Equatable, Sendable {
     case serve(ServeOptions)
-    case help
+    case repl(REPLOptions)
+    case importGraph(ImportOptions)
+    case demo(DemoOptions)
+    /// Print this text (the overview or a subcommand's help) and exit 0.
+    case help(String)
+    case version
 }
 
 /// Options of `graphd serve`.
-struct ServeOptions: Equatable, Sendable {
+struct ServeOptions: Equatable, Sendable, DataDirectoryOption {
     static let defaultPort = 6479
     static let defaultBindAddress = "127.0.0.1"
     static let defaultDataDirectory = "./graphd-data"
@@ -17,6 +26,13 @@ struct ServeOptions: Equatable, Sendable {
     var port = ServeOptions.defaultPort
     var bindAddress = ServeOptions.defaultBindAddress
     var dataDirectory = ServeOptions.defaultDataDirectory
+    /// Authentication and limits (flags in Server/ServerFlags.swift).
+    var server = ServerFlags()
+}
+
+/// Options structs that hold a data directory, so the shared `--data` flag can set it.
+protocol DataDirectoryOption {
+    var dataDirectory: String { get set }
 }
 
 /// A command line graphd does not understand. The description is the one-line message.
@@ -24,74 +40,100 @@ struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     var description: String
 }
 
-/// The parser: `graphd [serve] [--port N] [--data DIR] [--bind ADDR]`, `graphd --help`.
+/// The parser: `graphd [serve|repl|import|demo] [flags]`, `graphd --help`, `graphd --version`.
 enum CommandLineOptions {
-    static let usage = """
+    static let version = "graphd 0.3.0"
+
+    /// `--data DIR` [GRAPHD_DATA], shared by every subcommand.
+    static func dataOption<O: DataDirectoryOption>(_ help: String = "data directory, created if missing (default \(ServeOptions.defaultDataDirectory))") -> OptionSpec<O> {
+        OptionSpec("--data", value: "DIR", environment: "GRAPHD_DATA", help: help) { options, text throws(UsageError) in
+            options.dataDirectory = try OptionValue.nonEmpty(text, flag: "--data", what: "a directory")
+        }
+    }
+
+    /// `graphd serve`'s flags.
+    static let serve = SubcommandSpec<ServeOptions>(
+        name: "serve",
+        summary: "serve the graphs over Redis's protocol (the default subcommand)",
+        usage: "graphd [serve] [--port N] [--data DIR] [--bind ADDR]",
+        options: [
+            OptionSpec("--port", value: "N", environment: "GRAPHD_PORT",
+                       help: "TCP port to listen on (default \(ServeOptions.defaultPort); 0 picks a free one)") { o, t throws(UsageError) in
+                o.port = try OptionValue.port(t)
+            },
+            dataOption(),
+            OptionSpec("--bind", value: "ADDR", environment: "GRAPHD_BIND",
+                       help: "IPv4 or IPv6 address to listen on (default \(ServeOptions.defaultBindAddress))") { o, t throws(UsageError) in
+                o.bindAddress = try OptionValue.nonEmpty(t, flag: "--bind", what: "an address")
+            },
+        ] + ServerFlags.options,
+        epilogue: "Connect with: redis-cli -p \(ServeOptions.defaultPort)   or   graphd repl --connect 127.0.0.1:\(ServeOptions.defaultPort)")
+
+    /// `graphd --help`: the subcommands, then serve's flags (serve is the default).
+    static var overview: String {
+        """
         graphd — a social graph engine speaking Redis's protocol and FalkorDB's GRAPH.* commands
 
         Usage:
-          graphd [serve] [--port N] [--data DIR] [--bind ADDR]
-          graphd --help
+          graphd [serve] [flags]       \(serve.summary)
+          graphd repl [flags]          \(repl.summary)
+          graphd import [flags]        \(importCommand.summary)
+          graphd demo [flags]          \(demo.summary)
+          graphd <subcommand> --help   the flags of one subcommand
+          graphd --version             print the version
 
-        Options:
-          --port N      TCP port to listen on (default \(ServeOptions.defaultPort); 0 picks a free one)
-          --data DIR    data directory, created if missing (default \(ServeOptions.defaultDataDirectory))
-          --bind ADDR   IPv4 or IPv6 address to listen on (default \(ServeOptions.defaultBindAddress))
-          -h, --help    show this help
+        Every flag can also come from the environment variable named in [env …]; a flag on
+        the command line wins over the environment.
 
-        Connect with: redis-cli -p \(ServeOptions.defaultPort)   or   nc 127.0.0.1 \(ServeOptions.defaultPort)
-        """
+        """ + serve.helpText
+    }
 
-    /// Parses the arguments after the program name.
-    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineCommand {
+    /// Parses the arguments after the program name; `environment` supplies flags the
+    /// command line leaves out (GRAPHD_PORT, GRAPHD_DATA, …).
+    static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> CommandLineCommand {
         var rest = arguments[...]
+        var subcommand = "serve"
         if let first = rest.first {
-            if first == "serve" {
-                rest = rest.dropFirst()
-            } else if first == "help" {
-                return .help
-            } else if !first.hasPrefix("-") {
-                throw UsageError(description: "graphd: unknown command '\(first)' (try graphd --help)")
-            }
-        }
-        var options = ServeOptions()
-        while let argument = rest.popFirst() {
-            if argument == "--help" || argument == "-h" { return .help }
-            // Accept both `--port 6479` and `--port=6479`.
-            let name: String
-            var inlineValue: String? = nil
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            } else {
-                name = argument
-            }
-            func value() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = rest.popFirst() else {
-                    throw UsageError(description: "graphd: option '\(name)' needs a value")
-                }
-                return next
-            }
-            switch name {
-            case "--port":
-                let text = try value()
-                guard let port = Int(text), (0...65535).contains(port) else {
-                    throw UsageError(description: "graphd: invalid port '\(text)' (expected 0-65535)")
-                }
-                options.port = port
-            case "--data":
-                let text = try value()
-                guard !text.isEmpty else { throw UsageError(description: "graphd: --data needs a directory") }
-                options.dataDirectory = text
-            case "--bind":
-                let text = try value()
-                guard !text.isEmpty else { throw UsageError(description: "graphd: --bind needs an address") }
-                options.bindAddress = text
+            switch first {
+            case "--version", "-V", "version":
+                return .version
+            case "--help", "-h":
+                return .help(overview)
+            case "help":
+                guard let topic = rest.dropFirst().first else { return .help(overview) }
+                return .help(try helpText(for: topic))
             default:
-                throw UsageError(description: "graphd: unknown option '\(argument)' (try graphd --help)")
+                if !first.hasPrefix("-") {
+                    subcommand = first
+                    rest = rest.dropFirst()
+                }
             }
         }
-        return .serve(options)
+        switch subcommand {
+        case "serve":
+            return try serve.parse(rest, defaults: ServeOptions(), environment: environment).map { .serve($0) } ?? .help(serve.helpText)
+        case "repl":
+            return try repl.parse(rest, defaults: REPLOptions(), environment: environment).map { .repl($0) } ?? .help(repl.helpText)
+        case "import":
+            guard let options = try importCommand.parse(rest, defaults: ImportOptions(), environment: environment) else {
+                return .help(importCommand.helpText)
+            }
+            try options.validate()
+            return .importGraph(options)
+        case "demo":
+            return try demo.parse(rest, defaults: DemoOptions(), environment: environment).map { .demo($0) } ?? .help(demo.helpText)
+        default:
+            throw UsageError(description: "graphd: unknown command '\(subcommand)' (try graphd --help)")
+        }
+    }
+
+    private static func helpText(for subcommand: String) throws(UsageError) -> String {
+        switch subcommand {
+        case "serve": return serve.helpText
+        case "repl": return repl.helpText
+        case "import": return importCommand.helpText
+        case "demo": return demo.helpText
+        default: throw UsageError(description: "graphd: unknown command '\(subcommand)' (try graphd --help)")
+        }
     }
 }

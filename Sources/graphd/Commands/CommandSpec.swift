@@ -1,9 +1,9 @@
-// CommandSpec.swift — one command described as data: its name, arity, flags and handler,
-// as Redis describes each command once (src/server.h `struct redisCommand`). The table
-// checks arity in one place; handlers only see well-formed argument counts.
+// CommandSpec.swift — one command described as data: its name, arity, flags, one-line
+// summary and handler, as Redis describes each command once (src/server.h `struct
+// redisCommand`, src/commands/*.json). The table checks arity and authentication in one
+// place; handlers only see well-formed argument counts from clients allowed to run them.
 
-/// What kind of command this is. Flags, not loose booleans, so later issues can add
-/// `noAuth`, `loading`, … without touching every handler.
+/// What kind of command this is.
 struct CommandFlags: OptionSet, Sendable, Hashable {
     let rawValue: UInt32
     init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -15,6 +15,10 @@ struct CommandFlags: OptionSet, Sendable, Hashable {
     /// O(1) and touches no graph: the server runs it on the I/O thread instead of
     /// handing it to a worker.
     static let fast = CommandFlags(rawValue: 1 << 2)
+    /// Served before the client authenticates (Redis's NO_AUTH: AUTH, HELLO, QUIT).
+    static let noAuth = CommandFlags(rawValue: 1 << 3)
+    /// Runs a query: counts toward the pending-query limit (load shedding).
+    static let query = CommandFlags(rawValue: 1 << 4)
 }
 
 /// What the connection does after a command's reply is sent.
@@ -24,19 +28,31 @@ enum CommandOutcome: Sendable, Equatable {
     case close
 }
 
-/// A parsed request handed to a handler: the arguments after the command name.
+/// A parsed request handed to a handler: the arguments after the command name, and the
+/// session of the client that sent it (handlers such as HELLO and AUTH change it).
 struct CommandInvocation: Sendable {
     /// The command name as the client sent it (any case).
     var name: [UInt8]
     /// The arguments after the name.
     var arguments: [[UInt8]]
+    /// The client's state; changes made by the handler are kept for its next command.
+    var session: ClientSession
+
+    init(name: [UInt8], arguments: [[UInt8]], session: ClientSession = ClientSession()) {
+        self.name = name
+        self.arguments = arguments
+        self.session = session
+    }
 
     /// Argument `i` as text (lossy for invalid UTF-8, for names and flags only).
     func text(_ i: Int) -> String { String(decoding: arguments[i], as: UTF8.self) }
+
+    /// Argument `i` upper-cased (ASCII), for matching subcommands and flags.
+    func keyword(_ i: Int) -> String { text(i).uppercased() }
 }
 
 /// A command handler: reads its invocation, acts on the context, writes one reply.
-typealias CommandHandler = @Sendable (CommandInvocation, ServerContext, inout RESPEncoder) -> CommandOutcome
+typealias CommandHandler = @Sendable (inout CommandInvocation, ServerContext, inout RESPEncoder) -> CommandOutcome
 
 /// One entry of the command table.
 struct CommandSpec: Sendable {
@@ -46,7 +62,17 @@ struct CommandSpec: Sendable {
     /// Redis's convention, counting the command name: `n` means exactly n, `-n` at least n.
     let arity: Int
     let flags: CommandFlags
+    /// One line for COMMAND DOCS.
+    let summary: String
     let handler: CommandHandler
+
+    init(name: String, arity: Int, flags: CommandFlags, summary: String = "", handler: @escaping CommandHandler) {
+        self.name = name
+        self.arity = arity
+        self.flags = flags
+        self.summary = summary
+        self.handler = handler
+    }
 
     /// True when `argumentCount` (including the name) satisfies the arity.
     func accepts(argumentCount: Int) -> Bool {

@@ -11,17 +11,76 @@ struct CommandTable: Sendable {
         for spec in specs { self.specs[spec.name.lowercased()] = spec }
     }
 
-    /// The commands of this slice. Later issues add HELLO, AUTH, CLIENT, INFO, … here.
+    /// Every command graphd serves. Other areas add theirs with one line each.
     static func standard() -> CommandTable {
-        CommandTable([
-            CommandSpec(name: "ping", arity: -1, flags: [.fast], handler: ConnectionCommands.ping),
-            CommandSpec(name: "echo", arity: 2, flags: [.fast], handler: ConnectionCommands.echo),
-            CommandSpec(name: "quit", arity: -1, flags: [.fast], handler: ConnectionCommands.quit),
-            CommandSpec(name: "graph.QUERY", arity: -3, flags: [.write], handler: GraphCommands.query),
-            CommandSpec(name: "graph.RO_QUERY", arity: -3, flags: [.readonly], handler: GraphCommands.readOnlyQuery),
-            CommandSpec(name: "graph.LIST", arity: 1, flags: [.readonly], handler: GraphCommands.list),
-            CommandSpec(name: "graph.DELETE", arity: 2, flags: [.write], handler: GraphCommands.delete),
-        ])
+        var specs: [CommandSpec] = [
+            CommandSpec(name: "ping", arity: -1, flags: [.fast], summary: "Returns PONG, or the message given.",
+                        handler: ConnectionCommands.ping),
+            CommandSpec(name: "echo", arity: 2, flags: [.fast], summary: "Returns the message given.",
+                        handler: ConnectionCommands.echo),
+            CommandSpec(name: "quit", arity: -1, flags: [.fast, .noAuth], summary: "Closes the connection.",
+                        handler: ConnectionCommands.quit),
+            CommandSpec(name: "select", arity: 2, flags: [.fast], summary: "Selects database 0, the only one.",
+                        handler: ConnectionCommands.select),
+            CommandSpec(name: "auth", arity: -2, flags: [.fast, .noAuth], summary: "Authenticates the connection.",
+                        handler: ConnectionCommands.auth),
+            CommandSpec(name: "hello", arity: -1, flags: [.fast, .noAuth],
+                        summary: "Switches to RESP2 or RESP3, optionally authenticating; describes the server.",
+                        handler: ConnectionCommands.hello),
+            CommandSpec(name: "client", arity: -2, flags: [.fast],
+                        summary: "CLIENT SETINFO|SETNAME|GETNAME|ID|INFO: the connection's own attributes.",
+                        handler: ConnectionCommands.client),
+            CommandSpec(name: "info", arity: -1, flags: [],
+                        summary: "graphd's figures: graphs, nodes, relationships, memory, log size, clients, commands.",
+                        handler: ServerCommands.info),
+            CommandSpec(name: "config", arity: -2, flags: [.fast],
+                        summary: "CONFIG GET: the Redis-style settings tools probe for.",
+                        handler: ServerCommands.config),
+            CommandSpec(name: "del", arity: -2, flags: [.write], summary: "Deletes graphs; replies how many existed.",
+                        handler: KeyCommands.del),
+            CommandSpec(name: "exists", arity: -2, flags: [.readonly], summary: "Counts the keys that name a graph.",
+                        handler: KeyCommands.exists),
+            CommandSpec(name: "type", arity: 2, flags: [.readonly], summary: "graphdata for a graph, none otherwise.",
+                        handler: KeyCommands.type),
+            CommandSpec(name: "graph.QUERY", arity: -3, flags: [.write, .query],
+                        summary: "Runs a query on a graph: GRAPH.QUERY graph query [--compact] [TIMEOUT ms].",
+                        handler: GraphCommands.query),
+            CommandSpec(name: "graph.RO_QUERY", arity: -3, flags: [.readonly, .query],
+                        summary: "Runs a read-only query: GRAPH.RO_QUERY graph query [--compact] [TIMEOUT ms].",
+                        handler: GraphCommands.readOnlyQuery),
+            CommandSpec(name: "graph.EXPLAIN", arity: 3, flags: [.readonly],
+                        summary: "The plan of a query, one operator per line: GRAPH.EXPLAIN graph query.",
+                        handler: GraphPlanCommands.explain),
+            CommandSpec(name: "graph.PROFILE", arity: -3, flags: [.write, .query],
+                        summary: "Runs a query and reports rows and time per operator: GRAPH.PROFILE graph query [TIMEOUT ms].",
+                        handler: GraphPlanCommands.profile),
+            CommandSpec(name: "graph.LIST", arity: 1, flags: [.readonly], summary: "Lists the graphs.",
+                        handler: GraphCommands.list),
+            CommandSpec(name: "graph.DELETE", arity: 2, flags: [.write], summary: "Deletes a graph and its files.",
+                        handler: GraphCommands.delete),
+            CommandSpec(name: "graph.COPY", arity: 3, flags: [.write],
+                        summary: "Copies a graph, ids and indexes included: GRAPH.COPY source destination.",
+                        handler: GraphCopyCommand.handler),
+            CommandSpec(name: "graph.SLOWLOG", arity: -2, flags: [.readonly],
+                        summary: "The slowest queries of a graph: GRAPH.SLOWLOG graph [RESET].",
+                        handler: GraphCommands.slowLog),
+            CommandSpec(name: "graph.CONFIG", arity: -3, flags: [.fast],
+                        summary: "GRAPH.CONFIG GET name|* / SET name value: query limits at run time.",
+                        handler: GraphConfigCommand.handler),
+        ]
+        let descriptions = (specs + [CommandSpec(name: "command", arity: -1, flags: [], handler: { _, _, _ in .keepOpen })])
+            .map { ServerCommands.Description(name: $0.name, arity: $0.arity, flags: $0.flags, summary: $0.summary) }
+        specs.append(CommandSpec(name: "command", arity: -1, flags: [],
+                                 summary: "COMMAND [COUNT|LIST|INFO|DOCS]: describes these commands.",
+                                 handler: ServerCommands.command(describing: descriptions)))
+        return CommandTable(specs)
+    }
+
+    /// This table with `extra` added (replacing specs of the same name).
+    func adding(_ extra: [CommandSpec]) -> CommandTable {
+        var table = self
+        for spec in extra { table.specs[spec.name.lowercased()] = spec }
+        return table
     }
 
     /// The spec for a command name in any case, or nil.
@@ -32,16 +91,29 @@ struct CommandTable: Sendable {
     /// All specs, sorted by name (for docs and tests).
     var allSpecs: [CommandSpec] { specs.values.sorted { $0.name < $1.name } }
 
-    /// Runs one request (name first) and returns its reply bytes and what to do next.
-    /// Unknown commands and wrong arity are answered here, with Redis's wording.
-    func execute(_ request: [[UInt8]], context: ServerContext) -> (reply: [UInt8], outcome: CommandOutcome) {
-        var encoder = RESPEncoder()
-        let outcome = execute(request, context: context, into: &encoder)
+    /// Redis's reply to a command from a client that has not authenticated.
+    static let noAuthMessage = "NOAUTH Authentication required."
+
+    /// Runs one request (name first) for a client with `session` and returns its reply
+    /// bytes and what to do next; the handler's changes to the session are kept.
+    /// Unknown commands and wrong arity are answered first, then authentication is
+    /// checked (Redis's processCommand order).
+    func execute(_ request: [[UInt8]], session: inout ClientSession,
+                 context: ServerContext) -> (reply: [UInt8], outcome: CommandOutcome) {
+        var encoder = RESPEncoder(protocolVersion: session.protocolVersion)
+        let outcome = execute(request, session: &session, context: context, into: &encoder)
         return (encoder.bytes, outcome)
     }
 
-    /// As `execute(_:context:)`, appending the reply to `reply`.
-    func execute(_ request: [[UInt8]], context: ServerContext, into reply: inout RESPEncoder) -> CommandOutcome {
+    /// As `execute(_:session:context:)` for a fresh, authenticated RESP2 client (tests).
+    func execute(_ request: [[UInt8]], context: ServerContext) -> (reply: [UInt8], outcome: CommandOutcome) {
+        var session = ClientSession()
+        return execute(request, session: &session, context: context)
+    }
+
+    /// As `execute(_:session:context:)`, appending the reply to `reply`.
+    func execute(_ request: [[UInt8]], session: inout ClientSession, context: ServerContext,
+                 into reply: inout RESPEncoder) -> CommandOutcome {
         guard let name = request.first else {
             // The decoder never yields an empty request; answer sanely if one appears.
             reply.error("ERR empty command")
@@ -55,8 +127,18 @@ struct CommandTable: Sendable {
             reply.error(Self.wrongArityMessage(spec.name))
             return .keepOpen
         }
-        let invocation = CommandInvocation(name: name, arguments: Array(request.dropFirst()))
-        return spec.handler(invocation, context, &reply)
+        guard session.isAuthenticated || spec.flags.contains(.noAuth) else {
+            reply.error(Self.noAuthMessage)
+            return .keepOpen
+        }
+        let started = ContinuousClock.now
+        let replyStart = reply.bytes.count
+        var invocation = CommandInvocation(name: name, arguments: Array(request.dropFirst()), session: session)
+        let outcome = spec.handler(&invocation, context, &reply)
+        session = invocation.session
+        let failed = reply.bytes.count > replyStart && reply.bytes[replyStart] == UInt8(ascii: "-")
+        context.statistics.record(command: spec.name.lowercased(), duration: ContinuousClock.now - started, failed: failed)
+        return outcome
     }
 
     /// Redis's `ERR wrong number of arguments for '<name>' command`.

@@ -1,23 +1,28 @@
-// GraphCommands.swift — the GRAPH.* commands of this slice: QUERY, RO_QUERY, LIST,
-// DELETE. Each looks up the graph, fails early with FalkorDB's wording, hands the text to
-// the query engine and writes the verbose result set (ResultSetReply).
+// GraphCommands.swift — the GRAPH.* commands that run queries or manage graphs: QUERY,
+// RO_QUERY, LIST, DELETE, SLOWLOG. Each looks up the graph, fails early with FalkorDB's
+// wording, hands the text to the query engine with the limits in force (timeout, row
+// cap, query length) and writes the verbose or `--compact` result set.
 
 import GraphQuery
 import GraphStore
 
-/// Handlers for GRAPH.QUERY, GRAPH.RO_QUERY, GRAPH.LIST and GRAPH.DELETE.
+/// Handlers for the query and graph-management GRAPH.* commands.
 enum GraphCommands {
     /// FalkorDB's reply for an operation on a graph that does not exist.
     static let emptyKeyMessage = "ERR Invalid graph operation on empty key"
+    /// The engine's refusal of a write in a read-only query.
+    static let readOnlyRefusal = "graph.RO_QUERY is to be executed only on read-only queries"
 
-    /// `GRAPH.QUERY key query`: a missing graph is created first, as FalkorDB does.
+    /// `GRAPH.QUERY key query [--compact] [TIMEOUT ms]`. A missing graph is created only
+    /// when the query writes: a read of a missing graph answers as an empty graph and
+    /// leaves nothing behind (FalkorDB creates it; see docs/protocol.md).
     static let query: CommandHandler = { invocation, context, reply in
         runQuery(invocation, context: context, readOnly: false, commandName: "graph.QUERY", reply: &reply)
         return .keepOpen
     }
 
-    /// `GRAPH.RO_QUERY key query`: a missing graph is an error; a write is refused by the
-    /// engine before anything happens.
+    /// `GRAPH.RO_QUERY key query [--compact] [TIMEOUT ms]`: a missing graph is an error; a
+    /// write is refused by the engine before anything happens.
     static let readOnlyQuery: CommandHandler = { invocation, context, reply in
         runQuery(invocation, context: context, readOnly: true, commandName: "graph.RO_QUERY", reply: &reply)
         return .keepOpen
@@ -36,6 +41,7 @@ enum GraphCommands {
         let name = invocation.text(0)
         do throws(StoreError) {
             if try context.dataDirectory.deleteGraph(named: name) {
+                context.slowLog.reset(graph: name)
                 reply.simpleString("OK")
             } else {
                 reply.error(emptyKeyMessage)
@@ -46,39 +52,132 @@ enum GraphCommands {
         return .keepOpen
     }
 
+    /// `GRAPH.SLOWLOG key [RESET]` → `[[unix-time, command, query, ms, null]…]`, slowest
+    /// first, as FalkorDB shapes it (the fifth field is its unused parameters slot).
+    static let slowLog: CommandHandler = { invocation, context, reply in
+        let name = invocation.text(0)
+        if invocation.arguments.count == 2 {
+            guard invocation.keyword(1) == "RESET" else {
+                reply.error("ERR unknown GRAPH.SLOWLOG argument '\(invocation.text(1))' (expected RESET)")
+                return .keepOpen
+            }
+            context.slowLog.reset(graph: name)
+            reply.simpleString("OK")
+            return .keepOpen
+        }
+        let entries = context.slowLog.entries(of: name)
+        reply.arrayHeader(entries.count)
+        for entry in entries {
+            reply.arrayHeader(5)
+            reply.bulkString(String(entry.unixTime))
+            reply.bulkString(entry.command)
+            reply.bulkString(entry.query)
+            reply.bulkString(NumberFormatting.format("%.3f", entry.milliseconds))
+            reply.null()
+        }
+        return .keepOpen
+    }
+
+    /// The checks every query command makes before the engine sees the text: the
+    /// flags, valid UTF-8, the length cap and the timeout against TIMEOUT_MAX.
+    struct PreparedQuery {
+        var graph: String
+        var text: String
+        var arguments: QueryArguments
+        var timeout: Duration?
+    }
+
+    static func prepare(_ invocation: CommandInvocation, context: ServerContext,
+                        commandName: String) -> Result<PreparedQuery, ConfigError> {
+        let limits = context.configuration.limits
+        let arguments: QueryArguments
+        switch QueryArguments.parse(invocation.arguments.dropFirst(2), command: commandName) {
+        case .success(let parsed): arguments = parsed
+        case .failure(let error): return .failure(error)
+        }
+        let raw = invocation.arguments[1]
+        guard raw.count <= limits.maxQueryLength else {
+            return .failure(ConfigError(message: "ERR query is \(raw.count) bytes, longer than MAX_QUERY_LENGTH "
+                                        + "(\(limits.maxQueryLength) bytes)"))
+        }
+        guard let text = String(validating: raw, as: UTF8.self) else {
+            return .failure(ConfigError(message: "ERR query text is not valid UTF-8"))
+        }
+        let timeout: Duration?
+        switch limits.effectiveTimeout(requested: arguments.timeoutMilliseconds) {
+        case .success(let milliseconds): timeout = milliseconds.map { .milliseconds($0) }
+        case .failure(let error): return .failure(error)
+        }
+        return .success(PreparedQuery(graph: invocation.text(0), text: text, arguments: arguments, timeout: timeout))
+    }
+
     private static func runQuery(_ invocation: CommandInvocation, context: ServerContext, readOnly: Bool,
                                  commandName: String, reply: inout RESPEncoder) {
-        // FalkorDB's optional flags (--compact, TIMEOUT ms) come in later issues. Until
-        // then any extra argument is refused rather than silently ignored as FalkorDB does.
-        if invocation.arguments.count > 2 {
-            reply.error("ERR unsupported argument '\(invocation.text(2))' for '\(commandName)' command")
-            return
-        }
-        let name = invocation.text(0)
-        guard let text = String(validating: invocation.arguments[1], as: UTF8.self) else {
-            reply.error("ERR query text is not valid UTF-8")
+        let prepared: PreparedQuery
+        switch prepare(invocation, context: context, commandName: commandName) {
+        case .success(let value): prepared = value
+        case .failure(let error):
+            reply.error(error.message)
             return
         }
         let store: GraphStore
         do throws(StoreError) {
-            if readOnly {
-                guard let existing = try context.dataDirectory.graph(named: name) else {
-                    reply.error(emptyKeyMessage)
+            if let existing = try context.dataDirectory.graph(named: prepared.graph) {
+                store = existing
+            } else if readOnly {
+                reply.error(emptyKeyMessage)
+                return
+            } else {
+                // Run it as a read on an empty graph first: a read answers from there and
+                // creates nothing; only a write (refused by that read-only run) creates it.
+                do throws(QueryError) {
+                    let result = try execute(prepared, on: GraphStore.inMemory(name: prepared.graph),
+                                             readOnly: true, engine: probeEngine(context), context: context)
+                    try writeResult(result, prepared: prepared, context: context, reply: &reply)
+                    return
+                } catch where error.message == readOnlyRefusal {
+                    store = try context.dataDirectory.createGraph(named: prepared.graph)
+                } catch {
+                    QueryErrorReply.write(error, into: &reply)
                     return
                 }
-                store = existing
-            } else {
-                store = try context.dataDirectory.createGraph(named: name)
             }
         } catch {
             reply.error(storeErrorMessage(error))
             return
         }
         do throws(QueryError) {
-            let result = try context.engine.execute(text, on: store, readOnly: readOnly)
-            ResultSetReply.write(result, into: &reply)
+            let result = try execute(prepared, on: store, readOnly: readOnly, context: context)
+            context.slowLog.record(graph: prepared.graph, command: commandName.uppercased(), query: prepared.text,
+                                   milliseconds: result.statistics.executionTimeMilliseconds)
+            try writeResult(result, prepared: prepared, context: context, reply: &reply)
         } catch {
             QueryErrorReply.write(error, into: &reply)
+        }
+    }
+
+    /// Runs the query with the limits in force: its timeout here, the row and memory caps
+    /// through the engine's configuration. The engine checks them while it runs, so a
+    /// result over RESULTSET_SIZE is an error (FalkorDB silently truncates) and a write that
+    /// runs out of time or rows is rolled back.
+    static func execute(_ prepared: PreparedQuery, on store: GraphStore, readOnly: Bool,
+                        engine: QueryEngine? = nil, context: ServerContext) throws(QueryError) -> QueryResult {
+        try (engine ?? context.engine).execute(prepared.text, on: store, readOnly: readOnly, timeout: prepared.timeout)
+    }
+
+    /// An engine for the read-only trial run on a missing graph: the server's procedures and
+    /// limits, its own plan cache, so the real run's "Cached execution" stays truthful.
+    static func probeEngine(_ context: ServerContext) -> QueryEngine {
+        QueryEngine(cacheCapacity: 1, configuration: context.engine.configuration, procedures: context.engine.procedures)
+    }
+
+    /// Writes the result set in the form the client asked for.
+    static func writeResult(_ result: QueryResult, prepared: PreparedQuery, context: ServerContext,
+                            reply: inout RESPEncoder) throws(QueryError) {
+        if prepared.arguments.compact {
+            CompactResultSetReply.write(result, into: &reply)
+        } else {
+            ResultSetReply.write(result, into: &reply)
         }
     }
 

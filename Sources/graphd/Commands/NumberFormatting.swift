@@ -13,7 +13,8 @@ enum NumberFormatting {
     /// `%.6f`, as in `Query internal execution time: 0.208440 milliseconds`.
     static func milliseconds(_ value: Double) -> String { format("%.6f", value) }
 
-    private static func format(_ pattern: String, _ value: Double) -> String {
+    /// Any one-double printf pattern.
+    static func format(_ pattern: String, _ value: Double) -> String {
         // 512 bytes holds any %f of a finite double up to ~1e308 with 6 decimals.
         var buffer = [CChar](repeating: 0, count: 512)
         let written = withVaList([value]) { args in

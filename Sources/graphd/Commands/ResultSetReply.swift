@@ -28,7 +28,7 @@ enum ResultSetReply {
     /// One top-level cell (or a property value of a node or relationship).
     static func writeCell(_ value: ResultValue, into reply: inout RESPEncoder) {
         switch value {
-        case .null: reply.nullBulkString()
+        case .null: reply.null()
         case .bool(let b): reply.bulkString(b ? "true" : "false")
         case .integer(let n): reply.integer(n)
         case .double(let d): reply.bulkString(NumberFormatting.shortest(d))

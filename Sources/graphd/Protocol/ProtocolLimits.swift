@@ -17,6 +17,21 @@ struct ProtocolLimits: Sendable, Equatable {
     var maxInlineLength = ProtocolLimits.defaultMaxInlineLength
     var maxBulkLength = ProtocolLimits.defaultMaxBulkLength
     var maxArgumentCount = ProtocolLimits.defaultMaxArgumentCount
+    /// True for a client that has not authenticated yet while a password is required: the
+    /// decoder then names its count and length errors "unauthenticated …", as Redis does.
+    var isUnauthenticated = false
 
     init() {}
+
+    /// Redis's hard caps before AUTH (networking.c): at most 10 arguments of at most
+    /// 16 KiB each, and the inline line no longer than that either, so an anonymous peer
+    /// can make the server hold only a few kilobytes.
+    static let unauthenticated: ProtocolLimits = {
+        var limits = ProtocolLimits()
+        limits.maxArgumentCount = 10
+        limits.maxBulkLength = 16 * 1024
+        limits.maxInlineLength = 16 * 1024
+        limits.isUnauthenticated = true
+        return limits
+    }()
 }

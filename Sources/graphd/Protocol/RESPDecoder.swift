@@ -87,9 +87,16 @@ struct RESPDecoder: Sendable {
             return .needMoreData
         }
         inlineScanned = 0
+        // The cap holds whether or not the newline arrived in the same read: otherwise a long
+        // line would pass or fail depending on how the bytes were split (found by fuzzing).
+        if newline - start > limits.maxInlineLength { throw .tooBigInlineRequest }
         var end = newline
         if end > start && buffer[end - 1] == 0x0d { end -= 1 }
         guard let arguments = InlineSplitter.split(buffer[start..<end]) else { throw .unbalancedQuotes }
+        // The argument cap applies to inline requests too (before AUTH it is 10).
+        if arguments.count > limits.maxArgumentCount {
+            throw limits.isUnauthenticated ? .unauthenticatedMultibulkLength : .tooManyInlineArguments
+        }
         let length = newline + 1 - start
         return arguments.isEmpty ? .skipped(length: length) : .request(arguments, length: length)
     }
@@ -110,7 +117,9 @@ struct RESPDecoder: Sendable {
                 throw .invalidMultibulkLength
             }
             if count <= 0 { return .skipped(length: line.next - start) }
-            guard count <= limits.maxArgumentCount else { throw .invalidMultibulkLength }
+            guard count <= limits.maxArgumentCount else {
+                throw limits.isUnauthenticated ? .unauthenticatedMultibulkLength : .invalidMultibulkLength
+            }
             var arguments: [[UInt8]] = []
             // Reserve only what a small request needs: the count is the client's claim.
             arguments.reserveCapacity(min(count, 1024))
@@ -133,9 +142,11 @@ struct RESPDecoder: Sendable {
                 guard buffer[position] == UInt8(ascii: "$") else {
                     throw .expectedDollar(got: buffer[position])
                 }
-                guard let length = parseInteger(buffer, position + 1, line.crIndex),
-                      length >= 0, length <= limits.maxBulkLength else {
+                guard let length = parseInteger(buffer, position + 1, line.crIndex), length >= 0 else {
                     throw .invalidBulkLength
+                }
+                guard length <= limits.maxBulkLength else {
+                    throw limits.isUnauthenticated ? .unauthenticatedBulkLength : .invalidBulkLength
                 }
                 bulkLength = length
                 progress.cursor = line.next - start

@@ -1,16 +1,23 @@
-// RESPEncoder.swift — writes RESP2 replies straight into a byte buffer.
+// RESPEncoder.swift — writes RESP2 or RESP3 replies straight into a byte buffer.
 // Last stage before the socket: command handlers and the result-set formatter append
 // to one `[UInt8]`, which the connection sends as is. No Foundation `Data`, no
 // intermediate reply tree on the hot path.
 
-/// An append-only RESP2 reply writer.
+/// An append-only reply writer for the connection's protocol version.
+///
+/// The version-aware writers (`null`, `mapHeader`, `boolean`, `verbatimText`) choose the
+/// RESP3 type when the connection said `HELLO 3` and the RESP2 equivalent otherwise, so
+/// handlers write one reply and both dialects come out right.
 struct RESPEncoder: Sendable {
     /// The encoded bytes so far.
     private(set) var bytes: [UInt8]
+    /// The dialect to write.
+    var protocolVersion: ProtocolVersion
 
-    init(capacity: Int = 64) {
+    init(capacity: Int = 64, protocolVersion: ProtocolVersion = .resp2) {
         bytes = []
         bytes.reserveCapacity(capacity)
+        self.protocolVersion = protocolVersion
     }
 
     /// `+text\r\n`. The text must not contain CR or LF; they are replaced by spaces.
@@ -52,11 +59,57 @@ struct RESPEncoder: Sendable {
         bytes.append(contentsOf: [UInt8(ascii: "$"), UInt8(ascii: "-"), UInt8(ascii: "1"), 0x0d, 0x0a])
     }
 
+    /// RESP3 `_\r\n`, RESP2 `$-1\r\n`.
+    mutating func null() {
+        if protocolVersion == .resp3 {
+            bytes.append(contentsOf: [UInt8(ascii: "_"), 0x0d, 0x0a])
+        } else {
+            nullBulkString()
+        }
+    }
+
+    /// RESP3 `%count\r\n`; RESP2 a flat array of `2 × count` (key, value, …), as Redis
+    /// sends maps to RESP2 clients. The caller then writes `count` key/value pairs.
+    mutating func mapHeader(_ count: Int) {
+        if protocolVersion == .resp3 {
+            bytes.append(UInt8(ascii: "%"))
+            appendDecimal(Int64(count))
+            appendCRLF()
+        } else {
+            arrayHeader(count * 2)
+        }
+    }
+
+    /// RESP3 `#t` / `#f`; RESP2 `:1` / `:0` (FalkorDB's GRAPH.CONFIG booleans).
+    mutating func boolean(_ value: Bool) {
+        if protocolVersion == .resp3 {
+            bytes.append(contentsOf: [UInt8(ascii: "#"), UInt8(ascii: value ? "t" : "f"), 0x0d, 0x0a])
+        } else {
+            integer(value ? 1 : 0)
+        }
+    }
+
+    /// Text for a person (INFO): RESP3 verbatim string `=len\r\ntxt:…`; RESP2 bulk string.
+    mutating func verbatimText(_ text: String) {
+        guard protocolVersion == .resp3 else { bulkString(text); return }
+        bytes.append(UInt8(ascii: "="))
+        appendDecimal(Int64(text.utf8.count + 4))
+        appendCRLF()
+        bytes.append(contentsOf: "txt:".utf8)
+        bytes.append(contentsOf: text.utf8)
+        appendCRLF()
+    }
+
     /// `*count\r\n`; the caller then writes `count` values.
     mutating func arrayHeader(_ count: Int) {
         bytes.append(UInt8(ascii: "*"))
         appendDecimal(Int64(count))
         appendCRLF()
+    }
+
+    /// Appends bytes already encoded in this encoder's dialect.
+    mutating func appendRaw<C: Collection>(_ encoded: C) where C.Element == UInt8 {
+        bytes.append(contentsOf: encoded)
     }
 
     /// Appends a whole reply value.
@@ -66,10 +119,17 @@ struct RESPEncoder: Sendable {
         case .error(let e): error(e)
         case .integer(let n): integer(n)
         case .bulkString(let b): bulkString(b)
-        case .null: nullBulkString()
+        case .null: null()
         case .array(let items):
             arrayHeader(items.count)
             for item in items { write(item) }
+        case .map(let entries):
+            mapHeader(entries.count)
+            for (key, value) in entries {
+                write(key)
+                write(value)
+            }
+        case .boolean(let b): boolean(b)
         }
     }
 

@@ -11,6 +11,12 @@ enum RESPProtocolError: Error, Sendable, Equatable {
     case tooBigBulkCountString
     case tooBigInlineRequest
     case unbalancedQuotes
+    /// An inline request with more words than the argument cap.
+    case tooManyInlineArguments
+    /// Before AUTH: more arguments than the unauthenticated cap.
+    case unauthenticatedMultibulkLength
+    /// Before AUTH: a bulk longer than the unauthenticated cap.
+    case unauthenticatedBulkLength
 
     /// The error reply text, without the leading `-` and trailing CRLF.
     var message: String {
@@ -25,6 +31,9 @@ enum RESPProtocolError: Error, Sendable, Equatable {
         case .tooBigBulkCountString: return "ERR Protocol error: too big bulk count string"
         case .tooBigInlineRequest: return "ERR Protocol error: too big inline request"
         case .unbalancedQuotes: return "ERR Protocol error: unbalanced quotes in request"
+        case .tooManyInlineArguments: return "ERR Protocol error: too many arguments in inline request"
+        case .unauthenticatedMultibulkLength: return "ERR Protocol error: unauthenticated multibulk length"
+        case .unauthenticatedBulkLength: return "ERR Protocol error: unauthenticated bulk length"
         }
     }
 }

@@ -19,6 +19,9 @@ struct Connection: Sendable {
         case execute([[UInt8]])
         /// Close the socket once `output` has been written out.
         case closeAfterFlush
+        /// Close now, unsent output dropped: a reply pushed the unsent output past
+        /// `outputLimit` bytes (the count it reached). The event loop logs it.
+        case closeOutputLimitExceeded(Int)
     }
 
     /// Requests decoded ahead of execution at most; more bytes stay undecoded.
@@ -27,6 +30,9 @@ struct Connection: Sendable {
     static let maxBufferedInput = 1024 * 1024
     /// Do not start the next command while this much output is unsent.
     static let outputHighWater = 4 * 1024 * 1024
+    /// Default hard cap on unsent output: a client whose replies pile up past it (one
+    /// huge reply, or many while it does not read) is disconnected.
+    static let defaultOutputLimit = 256 * 1024 * 1024
 
     private enum Pending: Sendable {
         case request([[UInt8]])
@@ -51,10 +57,25 @@ struct Connection: Sendable {
     /// Reply bytes not yet written to the socket: `output[outputIndex...]`.
     private var output: [UInt8] = []
     private var outputIndex = 0
+    /// The limits for an authenticated client (the decoder uses the unauthenticated ones
+    /// until the session says otherwise).
+    private let limits: ProtocolLimits
+    private let outputLimit: Int
+    /// The client's protocol version, authentication and names, kept between commands.
+    private(set) var session: ClientSession
 
-    init(limits: ProtocolLimits = ProtocolLimits()) {
-        decoder = RESPDecoder(limits: limits)
+    init(limits: ProtocolLimits = ProtocolLimits(), session: ClientSession = ClientSession(),
+         outputLimit: Int = Connection.defaultOutputLimit) {
+        self.limits = limits
+        self.session = session
+        self.outputLimit = outputLimit
+        decoder = RESPDecoder(limits: session.isAuthenticated ? limits : .unauthenticated)
     }
+
+    /// Requests decoded ahead while this client may run them. Before authentication only
+    /// one: the next request must be framed under the limits that hold after the current
+    /// one (AUTH) has run, as Redis frames one command at a time.
+    private var pendingCap: Int { session.isAuthenticated ? Self.maxPendingRequests : (isExecuting ? 0 : 1) }
 
     // MARK: Queries for the event loop
 
@@ -63,7 +84,7 @@ struct Connection: Sendable {
     var hasPendingOutput: Bool { outputIndex < output.count }
     /// Whether the event loop should read more from the socket now.
     var wantsInput: Bool {
-        !isInputClosed && (input.count - inputIndex) < Self.maxBufferedInput
+        !isInputClosed && (input.count - inputIndex) < (session.isAuthenticated ? Self.maxBufferedInput : 64 * 1024)
     }
     /// True when nothing more will happen: the socket can be closed.
     var isFinished: Bool { isClosing && !isExecuting && !hasPendingOutput }
@@ -78,12 +99,22 @@ struct Connection: Sendable {
         return advance()
     }
 
-    /// The command started by the last `.execute` finished with `reply`.
-    mutating func completed(_ reply: [UInt8], outcome: CommandOutcome) -> [Action] {
+    /// The command started by the last `.execute` finished with `reply`; `session` is the
+    /// client's state after it (nil: unchanged).
+    mutating func completed(_ reply: [UInt8], outcome: CommandOutcome, session: ClientSession? = nil) -> [Action] {
         precondition(isExecuting, "completed() without a command executing")
         isExecuting = false
+        if let session {
+            if session.isAuthenticated && !self.session.isAuthenticated { decoder.limits = limits }
+            self.session = session
+        }
         guard !discardsOutput else { return [] }
         output.append(contentsOf: reply)
+        let unsent = output.count - outputIndex
+        if unsent > outputLimit {
+            peerClosed()
+            return [.closeOutputLimitExceeded(unsent)]
+        }
         if outcome == .close {
             closeAfterFlush()
             return [.closeAfterFlush]
@@ -148,7 +179,7 @@ struct Connection: Sendable {
 
     /// Decodes buffered input into `pending`, up to the pending cap or a framing error.
     private mutating func decodeAvailable() {
-        while !framingFailed && !isClosing && pending.count - pendingHead < Self.maxPendingRequests {
+        while !framingFailed && !isClosing && pending.count - pendingHead < pendingCap {
             do {
                 guard let request = try decoder.decodeNext(input, index: &inputIndex) else { break }
                 pending.append(.request(request))

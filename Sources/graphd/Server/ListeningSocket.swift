@@ -67,20 +67,55 @@ final class ListeningSocket {
 
     deinit { close(descriptor) }
 
-    /// Accepts one pending connection as a non-blocking socket, or nil when none is waiting.
-    func accept() -> Int32? {
+    /// `ip:port` (IPv6 as `[ip]:port`) of a socket address.
+    static func describe(_ storage: sockaddr_storage) -> String {
+        var storage = storage
+        let family = Int32(storage.ss_family)
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        return withUnsafeBytes(of: &storage) { raw -> String in
+            if family == AF_INET6 {
+                var sin6 = raw.load(as: sockaddr_in6.self)
+                inet_ntop(AF_INET6, &sin6.sin6_addr, &text, socklen_t(text.count))
+                return "[\(String(cString: text))]:\(UInt16(bigEndian: sin6.sin6_port))"
+            }
+            var sin = raw.load(as: sockaddr_in.self)
+            inet_ntop(AF_INET, &sin.sin_addr, &text, socklen_t(text.count))
+            return "\(String(cString: text)):\(UInt16(bigEndian: sin.sin_port))"
+        }
+    }
+
+    /// What one accept attempt gave.
+    enum Accepted {
+        /// A connection, as a non-blocking socket with the peer's `ip:port`.
+        case connection(descriptor: Int32, peer: String)
+        /// None waiting (or a transient failure: retried on the next event).
+        case none
+        /// The process (EMFILE) or system (ENFILE) has no descriptor left.
+        case outOfDescriptors
+    }
+
+    /// Accepts one pending connection.
+    func accept() -> Accepted {
         while true {
             // accept4 is not visible through Swift's Glibc module; set the flags after.
-            let fd = Glibc.accept(descriptor, nil, nil)
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(descriptor, $0, &length) }
+            }
             if fd >= 0 {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 var one: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                return fd
+                return .connection(descriptor: fd, peer: Self.describe(storage))
             }
-            // EINTR: retry. Anything else (EAGAIN, ECONNABORTED, EMFILE): try again on the next event.
-            if Glibc.errno != EINTR { return nil }
+            switch Glibc.errno {
+            case EINTR: continue
+            case EMFILE, ENFILE: return .outOfDescriptors
+            // EAGAIN: nothing waiting; ECONNABORTED and the like: try again on the next event.
+            default: return .none
+            }
         }
     }
 }

@@ -2,19 +2,30 @@
 // sockets with epoll, drives each `Connection` state machine, and hands commands to a
 // worker pool. Workers run the command table against the store and post the reply back
 // through a completion queue and the wake-up pipe; the I/O thread writes it in order.
+// Reads run in parallel on the workers (the store's read lock is shared); writes queue on
+// the store's write lock. Queries beyond MAX_QUEUED_QUERIES are refused at once.
 
 import Dispatch
 import Glibc
 import Synchronization
 
-/// Where and how the server listens.
-struct ServerConfiguration: Sendable, Equatable {
+/// Where and how the server listens, and its per-connection bounds.
+struct ServerConfiguration: Sendable {
     var bindAddress: String = "127.0.0.1"
     var port: Int = 6479
     var limits = ProtocolLimits()
+    /// Connections served at once; one more is told so and closed (Redis's maxclients).
+    var maxClients = 10_000
+    /// Unsent reply bytes one client may accumulate before it is disconnected.
+    var clientOutputLimit = Connection.defaultOutputLimit
     /// After a stop is requested and no command is running, how long to keep trying to
     /// flush replies to clients that do not read.
     var flushGraceMilliseconds: Int = 2000
+    /// After a stop is requested, how long running commands may take before the loop
+    /// returns without them (their queries are bounded by their timeouts too).
+    var stopGraceMilliseconds: Int = 10_000
+    /// Where log lines go (stderr in graphd; captured in tests).
+    var log: @Sendable (String) -> Void = { ServerLog.write($0) }
 }
 
 /// A finished command, posted by a worker for the I/O thread.
@@ -22,12 +33,23 @@ private struct Completion: Sendable {
     var connection: UInt64
     var reply: [UInt8]
     var outcome: CommandOutcome
+    var session: ClientSession
+    /// True for commands that counted toward the pending-query limit.
+    var countedAsQuery: Bool
 }
 
 /// Replies handed from workers to the I/O thread.
 private final class CompletionQueue: Sendable {
     private let items = Mutex<[Completion]>([])
-    func push(_ completion: Completion) { items.withLock { $0.append(completion) } }
+    /// Adds a reply; true when the queue was empty, i.e. the I/O thread must be woken.
+    /// (It takes everything after every wake-up, so a push onto a non-empty queue is
+    /// picked up with the earlier one: one pipe write per batch, not per reply.)
+    func push(_ completion: Completion) -> Bool {
+        items.withLock { items in
+            items.append(completion)
+            return items.count == 1
+        }
+    }
     func takeAll() -> [Completion] { items.withLock { items in defer { items = [] }; return items } }
 }
 
@@ -58,21 +80,31 @@ final class Server {
     private var nextToken: UInt64 = 2
     private var slots: [UInt64: Slot] = [:]
     private var runningCommands = 0
+    private var stopRequestedAt: ContinuousClock.Instant?
+    /// True while the listener is out of the epoll set because descriptors ran out.
+    private var acceptPaused = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// The port the server listens on (the real one when configured with 0).
     let port: Int
 
     /// Binds the listening socket; `run()` starts serving.
-    init(configuration: ServerConfiguration, context: ServerContext, table: CommandTable = .standard()) throws(SystemCallError) {
+    convenience init(configuration: ServerConfiguration, context: ServerContext,
+                     table: CommandTable = .standard()) throws(SystemCallError) {
+        try self.init(configuration: configuration, table: table) { _ in context }
+    }
+
+    /// Binds the listening socket, then builds the context knowing the bound port.
+    init(configuration: ServerConfiguration, table: CommandTable = .standard(),
+         context makeContext: (Int) -> ServerContext) throws(SystemCallError) {
         self.configuration = configuration
-        self.context = context
         self.table = table
         epoll = try Epoll()
         wakeUp = try WakeUpPipe()
         stopSignal = StopSignal(wakeUp: wakeUp)
         let listener = try ListeningSocket(address: configuration.bindAddress, port: configuration.port)
         port = listener.port
+        context = makeContext(listener.port)
         try epoll.add(listener.descriptor, events: .input, token: Self.listenerToken)
         try epoll.add(wakeUp.readDescriptor, events: .input, token: Self.wakeUpToken)
         self.listener = listener
@@ -98,7 +130,15 @@ final class Server {
                 beginStopping()
             }
             if stopping {
-                if slots.isEmpty { return }
+                if slots.isEmpty && runningCommands == 0 { return }
+                if let since = stopRequestedAt, runningCommands > 0,
+                   ContinuousClock.now - since > .milliseconds(configuration.stopGraceMilliseconds) {
+                    configuration.log("stopping with \(runningCommands) command(s) still running after "
+                                      + "\(configuration.stopGraceMilliseconds) ms")
+                    for token in Array(slots.keys) { closeConnection(token) }
+                    return
+                }
+                if slots.isEmpty { continue }
                 if runningCommands == 0 {
                     let now = ContinuousClock.now
                     if let since = idleSince {
@@ -117,6 +157,7 @@ final class Server {
     // MARK: Events
 
     private func beginStopping() {
+        stopRequestedAt = ContinuousClock.now
         if let listener {
             epoll.remove(listener.descriptor)
         }
@@ -129,10 +170,35 @@ final class Server {
 
     private func acceptAll() {
         guard let listener else { return }
-        while let fd = listener.accept() {
+        while true {
+            let fd: Int32, peer: String
+            switch listener.accept() {
+            case .connection(let descriptor, let address): (fd, peer) = (descriptor, address)
+            case .none: return
+            case .outOfDescriptors:
+                // The listening socket stays readable while descriptors are exhausted, which
+                // would spin this loop: stop watching it until a connection closes.
+                epoll.remove(listener.descriptor)
+                acceptPaused = true
+                configuration.log("out of file descriptors with \(slots.count) clients connected: not accepting "
+                                  + "until one disconnects (raise `ulimit -n` or lower --max-clients)")
+                return
+            }
+            let statistics = context.statistics
+            if slots.count >= configuration.maxClients {
+                // Redis's wording; the socket is fresh, so the short write goes out whole.
+                let message = Array("-ERR max number of clients reached\r\n".utf8)
+                _ = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                statistics.rejectedConnections.add(1, ordering: .relaxed)
+                continue
+            }
             let token = nextToken
             nextToken += 1
-            let slot = Slot(descriptor: fd, connection: Connection(limits: configuration.limits), interest: .input)
+            let session = ClientSession(id: Int64(token), peerAddress: peer, isAuthenticated: context.password == nil)
+            let connection = Connection(limits: configuration.limits, session: session,
+                                        outputLimit: configuration.clientOutputLimit)
+            let slot = Slot(descriptor: fd, connection: connection, interest: .input)
             do {
                 try epoll.add(fd, events: .input, token: token)
             } catch {
@@ -140,6 +206,8 @@ final class Server {
                 continue
             }
             slots[token] = slot
+            statistics.connectedClients.add(1, ordering: .relaxed)
+            statistics.totalConnections.add(1, ordering: .relaxed)
         }
     }
 
@@ -176,30 +244,58 @@ final class Server {
 
     private func complete(_ completion: Completion) {
         runningCommands -= 1
+        if completion.countedAsQuery { context.statistics.pendingQueries.subtract(1, ordering: .relaxed) }
         guard let slot = slots[completion.connection] else { return }
-        let actions = slot.connection.completed(completion.reply, outcome: completion.outcome)
+        let actions = slot.connection.completed(completion.reply, outcome: completion.outcome, session: completion.session)
         perform(actions, token: completion.connection, slot: slot)
         settle(token: completion.connection, slot: slot)
     }
 
     /// Carries out a connection's actions. Fast commands run right here; the rest go to
-    /// a worker, at most one per connection (the state machine guarantees it).
+    /// a worker, at most one per connection (the state machine guarantees it). A query
+    /// that finds MAX_QUEUED_QUERIES already pending is refused at once.
     private func perform(_ actions: [Connection.Action], token: UInt64, slot: Slot) {
         var queue = actions
         while !queue.isEmpty {
-            let action = queue.removeFirst()
-            guard case .execute(let request) = action else { continue }
-            if let spec = table.spec(named: request[0]), spec.flags.contains(.fast) {
-                let (reply, outcome) = table.execute(request, context: context)
-                queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome))
-            } else {
+            switch queue.removeFirst() {
+            case .closeAfterFlush:
+                continue
+            case .closeOutputLimitExceeded(let bytes):
+                context.statistics.outputLimitDisconnections.add(1, ordering: .relaxed)
+                configuration.log("closing client id=\(slot.connection.session.id) addr=\(slot.connection.session.peerAddress): "
+                                  + "\(bytes) bytes of unsent replies exceed the output limit of "
+                                  + "\(configuration.clientOutputLimit) bytes")
+            case .execute(let request):
+                let spec = table.spec(named: request[0])
+                var session = slot.connection.session
+                if let spec, spec.flags.contains(.fast) {
+                    let (reply, outcome) = table.execute(request, session: &session, context: context)
+                    queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome, session: session))
+                    continue
+                }
+                let isQuery = spec?.flags.contains(.query) ?? false
+                if isQuery && session.isAuthenticated {
+                    let limit = context.configuration.limits.maxQueuedQueries
+                    if context.statistics.pendingQueries.load(ordering: .relaxed) >= limit {
+                        context.statistics.shedQueries.add(1, ordering: .relaxed)
+                        var encoder = RESPEncoder(protocolVersion: session.protocolVersion)
+                        encoder.error("Max pending queries exceeded")
+                        queue.append(contentsOf: slot.connection.completed(encoder.bytes, outcome: .keepOpen))
+                        continue
+                    }
+                    context.statistics.pendingQueries.add(1, ordering: .relaxed)
+                }
+                let counted = isQuery && session.isAuthenticated
+                let startingSession = session
                 runningCommands += 1
                 let table = self.table, context = self.context
                 let completions = self.completions, wakeUp = self.wakeUp
                 workers.async {
-                    let (reply, outcome) = table.execute(request, context: context)
-                    completions.push(Completion(connection: token, reply: reply, outcome: outcome))
-                    wakeUp.signal()
+                    var session = startingSession
+                    let (reply, outcome) = table.execute(request, session: &session, context: context)
+                    let wasEmpty = completions.push(Completion(connection: token, reply: reply, outcome: outcome,
+                                                               session: session, countedAsQuery: counted))
+                    if wasEmpty { wakeUp.signal() }
                 }
             }
         }
@@ -248,6 +344,11 @@ final class Server {
 
     private func closeConnection(_ token: UInt64) {
         guard let slot = slots.removeValue(forKey: token) else { return }
+        context.statistics.connectedClients.subtract(1, ordering: .relaxed)
+        if acceptPaused, let listener {
+            // A descriptor is about to be freed: watch the listener again.
+            acceptPaused = (try? epoll.add(listener.descriptor, events: .input, token: Self.listenerToken)) == nil
+        }
         epoll.remove(slot.descriptor)
         // Closing with unread input makes the kernel send a reset, which can destroy the
         // error reply still in flight to the client: read what is waiting first (bounded),

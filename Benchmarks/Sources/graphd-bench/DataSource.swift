@@ -1,0 +1,49 @@
+// DataSource.swift — where a run's data set comes from: a CSV directory in gen_social.py's layout
+// (`--data`, written by `graphd-bench generate` or by ../shared/peers/gen_social.py) or a preset
+// generated in memory (`--preset`, same seed → same graph as `generate` writes).
+
+import SocialData
+
+/// What a result file says about the data it measured.
+struct DatasetFacts: Codable, Sendable {
+    var source: String
+    var users: Int
+    var friendships: Int
+    var events: Int
+    var invitations: Int
+    var rsvps: Int
+    var pendingRequests: Int
+    var follows: Int
+    var maxDegree: Int
+
+    init(source: String, data: SocialDataset, reference: Reference) {
+        self.source = source
+        users = data.userCount
+        friendships = data.friendshipCount
+        events = data.eventCount
+        invitations = data.invitedEvent.count
+        rsvps = data.attendingEvent.count
+        pendingRequests = data.requestFrom.count
+        follows = data.followFrom.count
+        var best = 0
+        for u in 0..<data.userCount { best = max(best, reference.offsets[u + 1] - reference.offsets[u]) }
+        maxDegree = best
+    }
+}
+
+/// Reads `--data DIR` or generates `--preset NAME` (with `--seed`); exactly one of them.
+func loadDataset(_ options: Options) throws -> (SocialDataset, String) {
+    if let dir = options.string("data") {
+        guard options.string("preset") == nil else { throw UsageError("give --data or --preset, not both") }
+        progress("reading CSV data set \(dir)")
+        return (try SocialDataset(csvDirectory: dir), "csv:\(dir)")
+    }
+    let name = options.string("preset", default: "small")
+    guard let preset = SocialGraphPreset(rawValue: name) else {
+        throw UsageError("unknown preset '\(name)'; choose from " + SocialGraphPreset.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    let seed = UInt64(try options.int("seed", default: 42))
+    progress("generating preset \(name), seed \(seed)")
+    let data = SocialGraphGenerator(preset: preset, seed: seed).generate(progress: progress)
+    return (data, "preset:\(name) seed:\(seed)")
+}

@@ -1,0 +1,136 @@
+// Embedded.swift — `graphd-bench embedded`: loads a data set into an in-process store, then runs
+// the social mix in every form over the fixed sample, checking each answer against the reference;
+// reports latency percentiles, throughput, load time and resident memory per friendship.
+
+import GraphQuery
+import GraphStore
+import SocialData
+
+enum EmbeddedCommand {
+    static let flags: [String: String] = [
+        "data": "CSV directory (gen_social.py layout); or use --preset",
+        "preset": "small | medium | large, generated in memory (default small)",
+        "seed": "generator seed (default 42)",
+        "sample-seed": "seed of the sample of users, pairs and events (default 7)",
+        "users": "sampled users for lookup/friends/connections (default 1000)",
+        "others": "samples for mutual, relationships, audience, feed (default 200)",
+        "ops": "operations (default all): " + Operation.allCases.map(\.rawValue).joined(separator: ","),
+        "forms": "forms (default kernel,procedure,cypher)",
+        "warmup": "untimed calls per phase first (default 30)",
+        "budget": "seconds per operation and form; later samples are skipped (default 60)",
+        "out": "result JSON path (default results/embedded-<data>-<time>.json)",
+    ]
+
+    static func run(_ options: Options, arguments: [String]) throws -> Bool {
+        let ops: [Operation] = try options.list("ops", all: Operation.allCases)
+        let forms: [Form] = try options.list("forms", all: Form.allCases)
+        let warmup = try options.int("warmup", default: 30)
+        let budget = try options.double("budget", default: 60)
+        var report = RunReport(command: "embedded", arguments: arguments)
+        if buildConfiguration == "debug" { progress("WARNING: a debug build; build with -c release for figures") }
+
+        let (data, source) = try loadDataset(options)
+        progress("reference: \(data.userCount) users, \(data.friendshipCount) friendships")
+        let reference = Reference(data: data)
+        report.dataset = DatasetFacts(source: source, data: data, reference: reference)
+
+        // Load: RSS before and after, both after malloc_trim, with the CSV arrays (the reference's
+        // input) resident in both, so the difference is what the graph itself holds.
+        let rssBefore = residentBytes()
+        let t0 = nowNanoseconds()
+        let store = GraphStore.inMemory(name: "social")
+        _ = try store.write { graph in
+            try data.load(into: &graph, progress: progress)
+        }
+        let loadSeconds = Double(nowNanoseconds() - t0) / 1e9
+        let rssAfter = residentBytes()
+        report.load = ["seconds": loadSeconds, "rssBeforeMiB": Double(rssBefore) / 1_048_576,
+                       "rssAfterMiB": Double(rssAfter) / 1_048_576,
+                       "bytesPerFriendship": Double(rssAfter - rssBefore) / Double(max(1, data.friendshipCount))]
+        report.extra["loadMethod"] = "SocialDataset.load(into:) on a Graph in one transaction (GraphStore.inMemory)"
+        progress("loaded in \(String(format2: loadSeconds, decimals: 2)) s, \(String(format2: Double(rssAfter - rssBefore) / Double(max(1, data.friendshipCount)), decimals: 1)) bytes/friendship (all nodes, properties, indexes and edges included)")
+
+        let samples = Samples(data: data, reference: reference, seed: UInt64(try options.int("sample-seed", default: 7)),
+                              users: try options.int("users", default: 1000), others: try options.int("others", default: 200))
+        progress("reference answers for the sample")
+        let plan = MixPlan(samples: samples, reference: reference)
+        report.samples = samples
+        for op in Operation.allCases { report.expectedDigests[op.rawValue] = plan.expected[op]?.map(Canonical.digest) }
+        report.audienceCounts = plan.audienceCounts
+
+        let mix = try EmbeddedMix(store: store, engine: QueryEngine(), plan: plan)
+        var scratch = TraversalScratch()
+        for op in ops {
+            for form in forms {
+                let result = measure(mix, op, form, warmup: warmup, budget: budget, scratch: &scratch)
+                report.results.append(result)
+                if result.mismatches > 0 { report.passed = false }
+                let l = result.latency
+                progress("\(op.rawValue)/\(form.rawValue): p50 \(formatMicroseconds(l.p50)), p99 \(formatMicroseconds(l.p99)), " +
+                         "\(result.mismatches == 0 ? "all \(l.count) correct" : "\(result.mismatches) WRONG: \(result.failures.first ?? "")")")
+            }
+        }
+        printEmbedded(report)
+        let out = options.string("out", default: defaultResultPath(command: "embedded", dataset: source))
+        try report.write(to: out)
+        print("\nresult file: \(out)")
+        print(report.passed ? "all answers agree with the reference" : "FAILED: some answers differ from the reference (see 'failures')")
+        return report.passed
+    }
+
+    /// Warm-up, then every sample once (or until the budget runs out), each answer checked.
+    static func measure(_ mix: EmbeddedMix, _ op: Operation, _ form: Form, warmup: Int, budget: Double,
+                        scratch: inout TraversalScratch) -> OperationResult {
+        let expected = mix.plan.expected[op] ?? []
+        var failures: [String] = []
+        var mismatches = 0
+        var truncated = false
+        var latencies: [UInt64] = []
+        latencies.reserveCapacity(expected.count)
+        // Warm-up gets a tenth of the budget of its own (plan cache, caches), then the timed pass the budget.
+        let warmupDeadline = nowNanoseconds() + UInt64(budget * 1e8)
+        for i in 0..<min(warmup, expected.count) {
+            _ = try? mix.call(op, form, i, scratch: &scratch)
+            if nowNanoseconds() > warmupDeadline { break }
+        }
+        let deadline = nowNanoseconds() + UInt64(budget * 1e9)
+        for i in 0..<expected.count {
+            do {
+                let (ns, answer) = try mix.call(op, form, i, scratch: &scratch)
+                latencies.append(ns)
+                if answer != expected[i] {
+                    mismatches += 1
+                    if failures.count < 3 {
+                        failures.append("sample \(i): expected \(expected[i].prefix(160)) got \(answer.prefix(160))")
+                    }
+                }
+            } catch {
+                mismatches += 1
+                if failures.count < 3 { failures.append("sample \(i): \(error)") }
+                if mismatches >= 3 && latencies.isEmpty { truncated = true; break }  // a form that cannot run at all
+            }
+            if nowNanoseconds() > deadline && i + 1 < expected.count { truncated = true; break }
+        }
+        return OperationResult(operation: op.rawValue, form: form.rawValue, query: MixQueries.text(op, form),
+                               latency: LatencySummary(nanoseconds: latencies), mismatches: mismatches,
+                               failures: failures, truncated: truncated)
+    }
+
+    static func printEmbedded(_ report: RunReport) {
+        if let d = report.dataset {
+            print("graphd embedded — \(d.source): \(d.users) users, \(d.friendships) friendships (max degree \(d.maxDegree)), " +
+                  "\(d.events) events, \(d.invitations) invitations; \(report.build) build; \(report.machine.cores) cores, \(report.machine.cpu)")
+        }
+        let l = report.load
+        print("load \(String(format2: l["seconds"] ?? 0, decimals: 2)) s; resident memory \(String(format2: (l["rssAfterMiB"] ?? 0) - (l["rssBeforeMiB"] ?? 0), decimals: 1)) MiB = " +
+              "\(String(format2: l["bytesPerFriendship"] ?? 0, decimals: 1)) bytes per friendship (RSS after load − before)\n")
+        let rows = report.results.map { r -> [String] in
+            [Operation(rawValue: r.operation)?.title ?? r.operation, r.form, "\(r.latency.count)\(r.truncated ? "*" : "")",
+             formatMicroseconds(r.latency.p50), formatMicroseconds(r.latency.p95), formatMicroseconds(r.latency.p99),
+             formatMicroseconds(r.latency.max), String(format2: r.latency.throughput, decimals: 0),
+             r.mismatches == 0 ? "✓" : "✗ \(r.mismatches)"]
+        }
+        print(renderTable(["operation", "form", "calls", "p50", "p95", "p99", "max", "calls/s (1 thread)", "correct"], rows))
+        if report.results.contains(where: \.truncated) { print("* stopped at the phase's time budget") }
+    }
+}

@@ -1,0 +1,269 @@
+// SocialMix.swift — the social query mix: each operation in up to three forms (the Swift kernel,
+// the `CALL social.*` procedure, plain Cypher), run against one store, each call timed and its
+// answer turned into canonical text to be compared with the reference's.
+
+import GraphQuery
+import GraphStore
+import SocialData
+
+/// One question of the mix.
+enum Operation: String, CaseIterable, Codable, Sendable {
+    case lookup, friends, connections, mutual, relationships, audience, feed
+
+    var title: String {
+        switch self {
+        case .lookup: "point lookup by id"
+        case .friends: "friends"
+        case .connections: "connections top 50"
+        case .mutual: "mutual friends of a pair"
+        case .relationships: "relationship labels, 20 users"
+        case .audience: "invitable audience (2 hops)"
+        case .feed: "invitation feed"
+        }
+    }
+}
+
+/// How an operation is asked.
+enum Form: String, CaseIterable, Codable, Sendable {
+    /// The Swift kernel over `Graph` (embedded apps, no query language).
+    case kernel
+    /// `CALL social.…` through QueryEngine.
+    case procedure
+    /// Plain Cypher through QueryEngine (what the planner must recognise).
+    case cypher
+}
+
+/// The query texts (procedure and Cypher forms); parameters are `$uid`, `$a`/`$b`, `$viewer`/`$users`, `$eid`.
+enum MixQueries {
+    static func text(_ op: Operation, _ form: Form) -> String? {
+        switch (op, form) {
+        case (_, .kernel): return nil
+        case (.lookup, _): return "MATCH (u:User {id: $uid}) RETURN u.name, u.username"
+        case (.friends, .procedure): return "CALL social.friends($uid, {}) YIELD friend RETURN friend.id"
+        case (.friends, .cypher): return "MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) RETURN f.id"
+        case (.connections, .procedure):
+            return "CALL social.connections($uid, {limit: 50}) YIELD user, mutual RETURN user.id, mutual"
+        case (.connections, .cypher):
+            return "MATCH (u:User {id: $uid})-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE c <> u AND NOT (u)-[:FRIEND]-(c) "
+                + "WITH c, count(DISTINCT f) AS mutual RETURN c.id AS id, mutual ORDER BY mutual DESC, id ASC LIMIT 50"
+        case (.mutual, .procedure): return "CALL social.mutualFriends($a, $b) YIELD friend RETURN friend.id"
+        case (.mutual, .cypher):
+            return "MATCH (a:User {id: $a})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: $b}) WHERE a <> b RETURN DISTINCT m.id"
+        case (.relationships, .procedure):
+            return "CALL social.relationships($viewer, $users) YIELD user, relation, mutual, requestSent, requestReceived "
+                + "RETURN user.id, relation, mutual, requestSent, requestReceived"
+        case (.relationships, .cypher):
+            return "MATCH (v:User {id: $viewer}) UNWIND range(0, size($users) - 1) AS i MATCH (x:User {id: $users[i]}) "
+                + "OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x "
+                + "WITH i, v, x, count(DISTINCT m) AS mutual "
+                + "RETURN x.id AS user, CASE WHEN x = v THEN 'SELF' WHEN exists((v)-[:FRIEND]-(x)) THEN 'FRIEND' "
+                + "WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END AS relation, mutual, "
+                + "x <> v AND exists((v)-[:FRIEND_REQUEST]->(x)) AS requestSent, "
+                + "x <> v AND exists((x)-[:FRIEND_REQUEST]->(v)) AS requestReceived ORDER BY i"
+        case (.audience, .procedure):
+            return "CALL social.invitableAudience($eid, {hops: 2}) YIELD user, relation, mutual RETURN user.id, relation, mutual"
+        case (.audience, .cypher):
+            return "MATCH (h:User)-[:HOSTS]->(e:Event {id: $eid}) MATCH (h)-[:FRIEND]-(f) "
+                + "WITH e, h, collect(DISTINCT f) AS friends UNWIND friends AS f OPTIONAL MATCH (f)-[:FRIEND]-(x) "
+                + "WITH e, h, friends, collect(DISTINCT x) + friends AS reach UNWIND reach AS c "
+                + "WITH DISTINCT e, h, friends, c "
+                + "WHERE c <> h AND NOT (c)-[:INVITED]->(e) AND NOT (c)-[:ATTENDING]->(e) AND NOT (h)-[:BLOCKED]-(c) "
+                + "WITH c, c IN friends AS isFriend, size([m IN friends WHERE (m)-[:FRIEND]-(c)]) AS mutual "
+                + "RETURN c.id AS user, CASE WHEN isFriend THEN 'FRIEND' ELSE 'CONNECTION' END AS relation, mutual "
+                + "ORDER BY isFriend DESC, mutual DESC, id(c)"
+        case (.feed, .procedure):
+            return "CALL social.invitations($uid, {}) YIELD event, attending, hostRelation, hostMutual "
+                + "RETURN event.id, attending, hostRelation, hostMutual"
+        case (.feed, .cypher):
+            return "MATCH (u:User {id: $uid})-[r:INVITED|ATTENDING]->(event:Event) "
+                + "WITH u, event, max(CASE type(r) WHEN 'ATTENDING' THEN 1 ELSE 0 END) = 1 AS attending "
+                + "OPTIONAL MATCH (h:User)-[:HOSTS]->(event) "
+                + "OPTIONAL MATCH (u)-[:FRIEND]-(m)-[:FRIEND]-(h) WHERE u <> h "
+                + "WITH u, event, attending, h, count(DISTINCT m) AS mutual "
+                + "RETURN event.id, attending, "
+                + "CASE WHEN h IS NULL THEN null WHEN h = u THEN 'SELF' WHEN exists((u)-[:FRIEND]-(h)) THEN 'FRIEND' "
+                + "WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END AS hostRelation, "
+                + "CASE WHEN h IS NULL THEN null ELSE mutual END AS hostMutual ORDER BY event.starts_at, id(event)"
+        }
+    }
+}
+
+/// The inputs and expected answers of each operation, in sample order.
+struct MixPlan: Sendable {
+    let samples: Samples
+    let expected: [Operation: [String]]
+    /// Size of the invitable audience per sampled event: the peers' query (d).
+    let audienceCounts: [Int]
+
+    init(samples: Samples, reference: Reference) {
+        self.samples = samples
+        var expected: [Operation: [String]] = [:]
+        let data = reference.data
+        expected[.lookup] = samples.users.map { "\(data.names[$0])|\(data.usernames[$0])" }
+        expected[.friends] = samples.users.map { Canonical.ids(reference.friends($0).map { Int($0) }) }
+        expected[.connections] = samples.users.map { Canonical.ranked(Array(reference.connections($0).prefix(50))) }
+        expected[.mutual] = samples.pairs.map { Canonical.ids(reference.mutualFriends($0[0], $0[1])) }
+        expected[.relationships] = zip(samples.labelViewers, samples.labelLists).map { viewer, users in
+            Canonical.labels(users.map { u in
+                let r = reference.relation(viewer, u)
+                let other = u != viewer
+                return (u, r.kind.rawValue, r.mutual, other && reference.hasRequest(from: viewer, to: u),
+                        other && reference.hasRequest(from: u, to: viewer))
+            })
+        }
+        var counts: [Int] = []
+        expected[.audience] = samples.events.map { e in
+            let rows = reference.audience(e)
+            counts.append(rows.count)
+            return Canonical.audience(rows.map { ($0.id, $0.kind.rawValue, $0.mutual) })
+        }
+        audienceCounts = counts
+        expected[.feed] = samples.feedUsers.map { u in
+            Canonical.feed(reference.feed(u).map { ($0.event, $0.attending, $0.hostKind.rawValue, $0.hostMutual) })
+        }
+        self.expected = expected
+    }
+
+    func count(_ op: Operation) -> Int { expected[op]?.count ?? 0 }
+
+    /// The canonical text of a query's rows (the RETURN columns of `MixQueries`' texts).
+    static func canonical(_ op: Operation, rows: [[ResultValue]]) -> String {
+        switch op {
+        case .lookup:
+            return rows.map { "\(text0($0[0]))|\(text0($0[1]))" }.joined(separator: "\n")
+        case .friends, .mutual:
+            return Canonical.ids(rows.map { int0($0[0]) })
+        case .connections:
+            return Canonical.ranked(rows.map { (int0($0[0]), int0($0[1])) })
+        case .relationships:
+            return Canonical.labels(rows.map { (int0($0[0]), text0($0[1]), int0($0[2]), bool0($0[3]), bool0($0[4])) })
+        case .audience:
+            return Canonical.audience(rows.map { (int0($0[0]), text0($0[1]), int0($0[2])) })
+        case .feed:
+            return Canonical.feed(rows.map { (int0($0[0]), bool0($0[1]), text0($0[2]), int0($0[3])) })
+        }
+    }
+
+    /// The query parameters of call `i` of `op`.
+    func parameters(_ op: Operation, _ i: Int) -> [String: Value] {
+        let s = samples
+        switch op {
+        case .lookup, .friends, .connections: return ["uid": .integer(Int64(s.users[i]))]
+        case .mutual: return ["a": .integer(Int64(s.pairs[i][0])), "b": .integer(Int64(s.pairs[i][1]))]
+        case .relationships:
+            return ["viewer": .integer(Int64(s.labelViewers[i])), "users": .list(s.labelLists[i].map { .integer(Int64($0)) })]
+        case .audience: return ["eid": .integer(Int64(s.events[i]))]
+        case .feed: return ["uid": .integer(Int64(s.feedUsers[i]))]
+        }
+    }
+}
+
+/// A failed call: the engine's error, which fails the run like a wrong answer.
+struct MixCallError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Runs one call of the mix against an in-process store and returns (nanoseconds, canonical answer).
+struct EmbeddedMix: Sendable {
+    let store: GraphStore
+    let engine: QueryEngine
+    let plan: MixPlan
+    let schema: SocialSchema
+    let userLabel: LabelID
+    let eventLabel: LabelID
+    let idKey: PropertyKeyID
+    let nameKey: PropertyKeyID
+    let usernameKey: PropertyKeyID
+
+    init(store: GraphStore, engine: QueryEngine, plan: MixPlan) throws {
+        self.store = store
+        self.engine = engine
+        self.plan = plan
+        let ids = store.read { g in
+            (SocialSchema(graph: g), g.labelID(named: "User"), g.labelID(named: "Event"), g.propertyKeyID(named: "id"),
+             g.propertyKeyID(named: "name"), g.propertyKeyID(named: "username"))
+        }
+        guard let user = ids.1, let event = ids.2, let id = ids.3, let name = ids.4, let username = ids.5 else {
+            throw MixCallError(description: "the loaded graph lacks :User, :Event, id, name or username")
+        }
+        (schema, userLabel, eventLabel, idKey, nameKey, usernameKey) = (ids.0, user, event, id, name, username)
+    }
+
+    func call(_ op: Operation, _ form: Form, _ i: Int, scratch: inout TraversalScratch) throws -> (UInt64, String) {
+        form == .kernel ? kernel(op, i, scratch: &scratch) : try query(op, form, i)
+    }
+
+    // MARK: queries
+
+    private func query(_ op: Operation, _ form: Form, _ i: Int) throws -> (UInt64, String) {
+        guard let text = MixQueries.text(op, form) else { throw MixCallError(description: "no \(form) form of \(op)") }
+        let params = plan.parameters(op, i)
+        let t0 = nowNanoseconds()
+        let result: QueryResult
+        do {
+            result = try engine.execute(text, on: store, parameters: params, readOnly: true)
+        } catch {
+            throw MixCallError(description: "\(op)/\(form): \(error)")
+        }
+        let elapsed = nowNanoseconds() - t0
+        return (elapsed, MixPlan.canonical(op, rows: result.rows))
+    }
+
+    // MARK: kernels
+
+    private func kernel(_ op: Operation, _ i: Int, scratch: inout TraversalScratch) -> (UInt64, String) {
+        let s = plan.samples
+        let t0 = nowNanoseconds()
+        let answer: String = store.read { g in
+            func node(_ label: LabelID, _ id: Int) -> NodeID? {
+                g.nodeIDs(withLabel: label, key: idKey, equalTo: .integer(Int64(id))).first
+            }
+            func appID(_ n: NodeID) -> Int {
+                if case .integer(let v) = g.property(idKey, of: n) { return Int(v) }
+                return -1
+            }
+            switch op {
+            case .lookup:
+                guard let u = node(userLabel, s.users[i]) else { return "" }
+                return "\(text0(g.property(nameKey, of: u)))|\(text0(g.property(usernameKey, of: u)))"
+            case .friends:
+                guard let u = node(userLabel, s.users[i]) else { return "" }
+                return Canonical.ids(g.friends(of: u, schema: schema).map { appID($0.node) })
+            case .connections:
+                guard let u = node(userLabel, s.users[i]) else { return "" }
+                let rows = g.connections(of: u, schema: schema, options: ConnectionOptions(limit: 50), scratch: &scratch)
+                return Canonical.ranked(rows.map { (appID($0.node), $0.mutualFriends) })
+            case .mutual:
+                guard let a = node(userLabel, s.pairs[i][0]), let b = node(userLabel, s.pairs[i][1]) else { return "" }
+                return Canonical.ids(g.mutualFriends(a, b, schema: schema).map(appID))
+            case .relationships:
+                guard let v = node(userLabel, s.labelViewers[i]) else { return "" }
+                let users = s.labelLists[i].compactMap { node(userLabel, $0) }
+                let rows = g.relations(of: v, to: users, schema: schema, scratch: &scratch)
+                return Canonical.labels(rows.map { (appID($0.user), $0.kind.rawValue, $0.mutualFriends, $0.requestSent, $0.requestReceived) })
+            case .audience:
+                guard let e = node(eventLabel, s.events[i]) else { return "" }
+                let rows = g.invitableAudience(of: e, schema: schema, scratch: &scratch)
+                return Canonical.audience(rows.map { (appID($0.node), $0.kind.rawValue, $0.mutualFriends) })
+            case .feed:
+                guard let u = node(userLabel, s.feedUsers[i]) else { return "" }
+                let rows = g.invitations(of: u, schema: schema, scratch: &scratch)
+                return Canonical.feed(rows.map { (appID($0.event), $0.attending,
+                                                  $0.hostRelation?.kind.rawValue ?? "null", $0.hostRelation?.mutualFriends ?? 0) })
+            }
+        }
+        return (nowNanoseconds() - t0, answer)
+    }
+}
+
+// Scalar readers of result and property values; anything unexpected becomes text that fails the check.
+func int0(_ v: ResultValue) -> Int { if case .integer(let x) = v { return Int(x) }; return Int.min }
+func bool0(_ v: ResultValue) -> Bool { if case .bool(let x) = v { return x }; return false }
+func text0(_ v: ResultValue) -> String {
+    switch v {
+    case .string(let s): s
+    case .null: "null"
+    default: "\(v)"
+    }
+}
+func text0(_ v: Value) -> String { if case .string(let s) = v { return s }; return "\(v)" }

@@ -1,0 +1,67 @@
+// ProcedureCallOperator.swift — runs CALL for one input row: evaluates and type-checks the
+// arguments, calls the procedure (read-only ones on the read view, writing ones on the write
+// transaction's graph), and emits one row per output row that passes YIELD … WHERE.
+
+import GraphStore
+
+extension ExecutionContext {
+    /// Arguments of `call` for `row`, checked against the procedure's declared types.
+    func procedureArguments(_ call: BoundCall, _ procedure: any Procedure, _ row: Row) throws(QueryError) -> [RuntimeValue] {
+        var arguments: [RuntimeValue] = []
+        for (expression, field) in zip(call.arguments, procedure.signature.arguments) {
+            let value = try evaluate(expression, row)
+            guard field.type.accepts(value) else {
+                throw QueryError(.type, "Type mismatch: argument '\(field.name)' of `\(call.name)` expects \(field.type.rawValue) but was \(value.typeName)")
+            }
+            arguments.append(value)
+        }
+        return arguments
+    }
+
+    func lookup(_ call: BoundCall) throws(QueryError) -> any Procedure {
+        guard let procedure = registry.procedure(named: call.name) else {
+            throw QueryError(.semantic, "Procedure `\(call.name)` is not registered")
+        }
+        return procedure
+    }
+
+    /// Places a procedure's output rows into `row` and hands those passing the WHERE to `emit`.
+    func emitOutputs(_ call: BoundCall, _ outputs: [[RuntimeValue]], _ row: Row,
+                     _ emit: (Row) throws(QueryError) -> Bool) throws(QueryError) {
+        var current = row
+        for output in outputs {
+            try watchdog.tick()
+            for (column, slot) in call.outputs { current[slot] = column < output.count ? output[column] : .null }
+            if let predicate = call.predicate, try evaluate(predicate, current) != .bool(true) { continue }
+            guard try emit(current) else { return }
+        }
+    }
+
+    /// A read-only procedure for one row. Writing procedures go through the mutating variant.
+    func callProcedure(_ call: BoundCall, _ row: Row, _ emit: (Row) throws(QueryError) -> Bool) throws(QueryError) {
+        let procedure = try lookup(call)
+        let arguments = try procedureArguments(call, procedure, row)
+        var view = graph  // shares storage; a read-only procedure does not mutate it
+        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog)
+        let outputs = try procedure.call(arguments, graph: &view, context: &context)
+        try emitOutputs(call, outputs, row, emit)
+    }
+
+    /// A writing procedure for every input row, on the write transaction's graph.
+    mutating func callWritingProcedure(_ call: BoundCall, rows: [Row], width: Int) throws(QueryError) -> [Row] {
+        let procedure = try lookup(call)
+        var output: [Row] = []
+        for input in rows {
+            let row = Executor.padded(input, to: width)
+            let arguments = try procedureArguments(call, procedure, row)
+            var context = ProcedureContext(statistics: statistics, watchdog: watchdog)
+            let outputs = try procedure.call(arguments, graph: &graph, context: &context)
+            statistics = context.statistics
+            try emitOutputs(call, outputs, row) { (r: Row) throws(QueryError) -> Bool in
+                output.append(r)
+                return true
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,61 @@
+// Watchdog.swift — stops a runaway query: every operator ticks it once per row it handles, and
+// every few hundred ticks it reads the clock against the query's deadline; breakers also charge
+// it the memory their buffered rows take, against the per-query cap. Either limit throws, and the
+// store's transaction rolls back whatever a write had done.
+
+/// The limits of one query run. A class so that every operator of the run shares one counter
+/// without threading an `inout` through the recursive matcher; it never leaves the run's thread.
+final class Watchdog {
+    let deadline: ContinuousClock.Instant?
+    let timeout: Duration?
+    let memoryLimit: Int?
+    private var ticks: UInt32 = 0
+    /// Estimated bytes held by buffered rows so far (never decreases: a conservative bound).
+    private(set) var memoryUsed = 0
+
+    init(timeout: Duration?, memoryLimit: Int?) {
+        self.timeout = timeout
+        self.deadline = timeout.map { ContinuousClock.now + $0 }
+        self.memoryLimit = memoryLimit
+    }
+
+    /// Called per row; checks the clock every 256 calls (≈ microseconds apart), far inside 50 ms.
+    @inline(__always)
+    func tick() throws(QueryError) {
+        ticks &+= 1
+        if ticks & 0xFF == 0 { try checkNow() }
+    }
+
+    /// Checks the deadline immediately.
+    func checkNow() throws(QueryError) {
+        guard let deadline, ContinuousClock.now >= deadline else { return }
+        let limit = timeout.map { "\(Int(($0 / .milliseconds(1)).rounded())) ms" } ?? "its"
+        throw QueryError(.timeout, "Query timed out: it ran past its time limit of \(limit)")
+    }
+
+    /// Charges `bytes` of buffered intermediate results against the memory cap.
+    func charge(_ bytes: Int) throws(QueryError) {
+        memoryUsed &+= bytes
+        if let memoryLimit, memoryUsed > memoryLimit {
+            throw QueryError(.runtime, "Query's memory consumption exceeded capacity: it buffered more than \(memoryLimit) bytes of intermediate results")
+        }
+        try tick()
+    }
+
+    /// A rough size of a row: 24 bytes a slot plus the payload of strings and collections.
+    static func size(of row: [RuntimeValue]) -> Int {
+        var total = 16
+        for value in row { total += size(of: value) }
+        return total
+    }
+
+    static func size(of value: RuntimeValue) -> Int {
+        switch value {
+        case .string(let s): return 24 + s.utf8.count
+        case .list(let l): return 32 + l.reduce(0) { $0 + size(of: $1) }
+        case .map(let keys, let values):
+            return 48 + keys.reduce(0) { $0 + 16 + $1.utf8.count } + values.reduce(0) { $0 + size(of: $1) }
+        default: return 24
+        }
+    }
+}

@@ -1,0 +1,130 @@
+// SocialPlanner.swift — recognises the plain-Cypher "connections" query (a 2-hop FRIEND expansion
+// with the "not already a friend" anti-join, grouped by far node and counted) and plans it as a
+// call of the social.connections kernel, so the textbook query runs on the same fast path as
+// `CALL social.connections`. Called once from Planner.plan; every other query is left alone.
+
+import GraphStore
+
+/// Rewrites of bound queries onto the social kernels (docs/social.md, "Planner recognition").
+enum SocialPlanner {
+    /// `query` with every recognised clause sequence replaced; unchanged when nothing matches.
+    ///
+    /// Recognised: `MATCH (u …)-[:T]-(f)-[:T]-(c) WHERE c <> u AND NOT (u)-[:T]-(c) [AND <on u only>]`
+    /// followed by `WITH|RETURN c, count(DISTINCT f) AS m …` (items in any order; any WHERE,
+    /// ORDER BY, SKIP, LIMIT), with `f` and `c` new, unlabelled or labelled `:User` (the schema:
+    /// FRIEND joins users), no properties on them or on the relationships, both relationships
+    /// undirected. It becomes `MATCH (u …)`, `CALL social.connections(u, {friendType: 'T'})`
+    /// yielding c and m, and the same projection without the aggregation: the kernel's counts
+    /// are exactly `count(DISTINCT f)`.
+    static func rewrite(_ query: BoundQuery) -> BoundQuery {
+        var clauses: [(clause: BoundClause, width: Int)] = []
+        var i = 0
+        while i < query.clauses.count {
+            if i + 1 < query.clauses.count, case .match(let match) = query.clauses[i].clause,
+               case .projection(let projection) = query.clauses[i + 1].clause,
+               let rewritten = connections(match, projection) {
+                clauses.append((.match(rewritten.match), query.clauses[i].width))
+                clauses.append((.call(rewritten.call), query.clauses[i].width))
+                clauses.append((.projection(rewritten.projection), query.clauses[i + 1].width))
+                i += 2
+                continue
+            }
+            clauses.append(query.clauses[i])
+            i += 1
+        }
+        var result = query
+        result.clauses = clauses
+        result.unions = query.unions.map { ($0.all, rewrite($0.query)) }
+        return result
+    }
+
+    /// The three clauses that replace a recognised connections MATCH + projection, or nil.
+    static func connections(_ match: BoundMatch, _ projection: BoundProjection)
+        -> (match: BoundMatch, call: BoundCall, projection: BoundProjection)? {
+        guard !match.isOptional, match.patterns.count == 1 else { return nil }
+        let pattern = match.patterns[0]
+        guard pattern.pathSlot == nil, pattern.nodes.count == 3, pattern.relationships.count == 2 else { return nil }
+        let (u, f, c) = (pattern.nodes[0], pattern.nodes[1], pattern.nodes[2])
+        let userLabel = SocialNames.standard.user
+        for node in [f, c] {
+            guard !match.boundBefore.contains(node.slot), node.properties.isEmpty,
+                  node.labels.isEmpty || node.labels == [userLabel] else { return nil }
+        }
+        guard u.slot != f.slot, u.slot != c.slot, f.slot != c.slot else { return nil }
+        let type = pattern.relationships[0].types
+        guard type.count == 1 else { return nil }
+        for relationship in pattern.relationships {
+            guard relationship.types == type, relationship.direction == .either, relationship.properties.isEmpty,
+                  relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
+        }
+        // WHERE: exactly `c <> u` and `NOT (u)-[:T]-(c)`, plus conditions on u alone.
+        var conjuncts: [Expression] = []
+        func split(_ e: Expression) {
+            if case .binary(.and, let l, let r) = e { split(l); split(r) } else { conjuncts.append(e) }
+        }
+        if let predicate = match.predicate { split(predicate) }
+        var sawNotEqual = false, sawAntiJoin = false
+        var onU: [Expression] = []
+        for conjunct in conjuncts {
+            if isNotEqual(conjunct, u.slot, c.slot) { sawNotEqual = true; continue }
+            if isNotFriends(conjunct, u.slot, c.slot, type: type[0]) { sawAntiJoin = true; continue }
+            guard let slots = conjunct.referencedSlots, slots.isSubset(of: match.boundBefore.union([u.slot])) else { return nil }
+            onU.append(conjunct)
+        }
+        guard sawNotEqual, sawAntiJoin else { return nil }
+        // The projection: c and count(DISTINCT f), nothing else.
+        guard projection.aggregates.count == 1, projection.items.count == 2 else { return nil }
+        let aggregate = projection.aggregates[0]
+        guard aggregate.function.lowercased() == "count", aggregate.isDistinct,
+              case .slot(let counted)? = aggregate.argument, counted == f.slot else { return nil }
+        var items = projection.items
+        var sawC = false, sawCount = false
+        for k in items.indices {
+            switch items[k].expression {
+            case .slot(let s) where s == c.slot: sawC = true
+            case .aggregateResult(0): sawCount = true; items[k].expression = .slot(f.slot)
+            default: return nil
+            }
+        }
+        guard sawC, sawCount else { return nil }
+
+        var start = match
+        start.patterns = [BoundPattern(nodes: [u], relationships: [])]
+        start.predicate = onU.dropFirst().reduce(onU.first) { all, next in all.map { .binary(.and, $0, next) } }
+        start.introduced = match.introduced.filter { $0 == u.slot }
+        // The mutual count goes into f's slot: nothing after the aggregation can read f.
+        let call = BoundCall(name: "social.connections",
+                             arguments: [.slot(u.slot), .map([(key: "friendType", value: .literal(.string(type[0])))])],
+                             outputs: [(column: 0, slot: c.slot), (column: 1, slot: f.slot)],
+                             predicate: nil, isReadOnly: true)
+        var grouped = projection
+        grouped.items = items
+        grouped.aggregates = []
+        return (start, call, grouped)
+    }
+
+    /// `a <> b` in either order.
+    static func isNotEqual(_ e: Expression, _ a: Int, _ b: Int) -> Bool {
+        guard case .binary(.notEqual, .slot(let x), .slot(let y)) = e else { return false }
+        return (x == a && y == b) || (x == b && y == a)
+    }
+
+    /// `NOT (a)-[:type]-(b)` (either order of a and b): a pattern predicate whose plan is one
+    /// undirected adjacency check or expansion between the two bound nodes and nothing else.
+    static func isNotFriends(_ e: Expression, _ a: Int, _ b: Int, type: String) -> Bool {
+        guard case .unary(.not, .patternPredicate(let predicate)) = e, predicate.predicate == nil,
+              predicate.projection == nil else { return false }
+        var checks = 0
+        for op in predicate.plan {
+            switch op {
+            case .argument(let s) where s == a || s == b: continue
+            case .nodeFilter(_, let labels, let properties) where labels.isEmpty && properties.isEmpty: continue
+            case .adjacencyCheck(let from, let to, let types, let direction)
+                where types == [type] && direction == .either && Set([from, to]) == Set([a, b]):
+                checks += 1
+            default: return false
+            }
+        }
+        return checks == 1
+    }
+}

@@ -1,0 +1,115 @@
+// Procedure.swift — the CALL framework: what a procedure is (a signature and a body that turns
+// arguments into rows), how scalar functions from other files plug in, and the context both get.
+// The binder checks calls against signatures; Executor/ProcedureCallOperator.swift runs them.
+
+import GraphStore
+
+/// The type of a procedure argument or output column, checked when arguments are passed
+/// (`any` accepts everything; every type accepts null unless the procedure checks itself).
+public enum ProcedureValueType: String, Sendable, Hashable {
+    case any = "ANY", boolean = "BOOLEAN", integer = "INTEGER", float = "FLOAT", number = "NUMBER"
+    case string = "STRING", list = "LIST", map = "MAP", node = "NODE", relationship = "RELATIONSHIP"
+
+    /// True when `value` may be passed where this type is declared.
+    func accepts(_ value: RuntimeValue) -> Bool {
+        switch (self, value) {
+        case (.any, _), (_, .null): return true
+        case (.boolean, .bool), (.integer, .integer), (.float, .double), (.float, .integer),
+             (.number, .integer), (.number, .double), (.string, .string), (.list, .list), (.map, .map),
+             (.node, .node), (.relationship, .relationship): return true
+        default: return false
+        }
+    }
+}
+
+/// A named, typed argument or output column of a procedure.
+public struct ProcedureField: Sendable, Hashable {
+    public var name: String
+    public var type: ProcedureValueType
+    public init(_ name: String, _ type: ProcedureValueType) { self.name = name; self.type = type }
+}
+
+/// What a procedure is called and what it takes and yields.
+public struct ProcedureSignature: Sendable, Hashable {
+    /// The full dotted name, e.g. `db.labels`; matched case-sensitively, as Neo4j does.
+    public var name: String
+    public var arguments: [ProcedureField]
+    /// The columns each output row holds, in order; `YIELD` picks among them by name.
+    public var outputs: [ProcedureField]
+    /// False for procedures that change the graph: a query calling one runs as a write
+    /// transaction and is refused by `readOnly` execution (GRAPH.RO_QUERY).
+    public var isReadOnly: Bool
+
+    public init(name: String, arguments: [ProcedureField] = [], outputs: [ProcedureField], isReadOnly: Bool = true) {
+        self.name = name; self.arguments = arguments; self.outputs = outputs; self.isReadOnly = isReadOnly
+    }
+}
+
+/// What a procedure or registered function may use besides the graph: the query's deadline
+/// (long-running procedures call `checkDeadline()` in their loops) and, for writing procedures,
+/// the statistics the reply reports.
+public struct ProcedureContext {
+    /// Counters the reply reports; a writing procedure adds what it changed.
+    public var statistics: QueryStatistics
+    let watchdog: Watchdog
+
+    init(statistics: QueryStatistics, watchdog: Watchdog) {
+        self.statistics = statistics
+        self.watchdog = watchdog
+    }
+
+    /// Throws the query's timeout error once the deadline has passed (cheap: reads the clock
+    /// once every few hundred calls).
+    public func checkDeadline() throws(QueryError) { try watchdog.tick() }
+}
+
+/// A procedure callable with `CALL name(args) [YIELD …]`. A read-only procedure gets the graph
+/// of a read transaction (it must not mutate it); a writing one gets the query's write
+/// transaction, rolled back with the rest of the query if anything later fails.
+public protocol Procedure: Sendable {
+    var signature: ProcedureSignature { get }
+    /// One array of `signature.outputs.count` values per output row. Arguments have been
+    /// count- and type-checked against the signature.
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]]
+}
+
+/// A scalar function added from outside the built-in catalog (e.g. `social.canView(viewer, user)`),
+/// usable anywhere an expression is. Names are matched case-insensitively, like built-ins.
+public protocol RegisteredFunction: Sendable {
+    /// The full dotted name, e.g. `social.canView`.
+    var name: String { get }
+    var minArguments: Int { get }
+    var maxArguments: Int { get }
+    func call(_ arguments: [RuntimeValue], graph: Graph) throws(QueryError) -> RuntimeValue
+}
+
+/// The procedures and extra functions one QueryEngine knows. A value: each engine holds its own,
+/// built by `ProcedureRegistry.standard` (BuiltInProcedures.swift) unless the embedder passes another.
+public struct ProcedureRegistry: Sendable {
+    private(set) var procedures: [String: any Procedure] = [:]
+    private(set) var functions: [String: any RegisteredFunction] = [:]
+
+    /// An empty registry (no procedures at all); most callers want `.standard`.
+    public init() {}
+
+    /// Adds or replaces a procedure under its signature's name.
+    public mutating func register(_ procedure: any Procedure) {
+        // Keyed in lower case: clients call `DB.LABELS()` (falkordb-py) as well as `db.labels()`.
+        procedures[procedure.signature.name.lowercased()] = procedure
+    }
+
+    /// Adds or replaces a scalar function; a name clashing with a built-in function is ignored
+    /// by lookups (built-ins win), so register namespaced names.
+    public mutating func register(function: any RegisteredFunction) {
+        functions[function.name.lowercased()] = function
+    }
+
+    /// The procedure called `name` in any case (`DB.LABELS` finds `db.labels`), if registered.
+    public func procedure(named name: String) -> (any Procedure)? { procedures[name.lowercased()] }
+
+    /// The registered function called `name` (any case), if any.
+    public func function(named name: String) -> (any RegisteredFunction)? { functions[name.lowercased()] }
+
+    /// Every registered procedure's signature, sorted by name (for `dbms.procedures()`-style listings).
+    public var signatures: [ProcedureSignature] { procedures.values.map(\.signature).sorted { $0.name < $1.name } }
+}

@@ -1,0 +1,158 @@
+// SocialReadProcedures.swift — the read-only social procedures: social.friends, .connections,
+// .mutualFriends, .relationships, .invitableAudience and .invitations. Each resolves its
+// arguments, runs one GraphStore kernel (GraphStore/Social) and turns the answer into rows.
+// Arguments, ordering and limits are documented in docs/social.md.
+
+import GraphStore
+
+/// `CALL social.friends(user, {order: 'id'|'newest', limit}) YIELD friend, since`.
+struct SocialFriendsProcedure: Procedure {
+    let shared: SocialProcedureShared
+    var signature: ProcedureSignature {
+        .init(name: "social.friends", arguments: [.init("user", .any), .init("options", .any)],
+              outputs: [.init("friend", .node), .init("since", .any)])
+    }
+
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        let name = signature.name
+        let options = try shared.options(arguments[1], allowed: ["order", "limit"], procedure: name)
+        let order: FriendOrder
+        switch options["order"] {
+        case nil, .null?, .string("id")?: order = .byID
+        case .string("newest")?: order = .newestFirst
+        case let other?: throw QueryError(.runtime, "`\(name)`: option 'order' must be 'id' or 'newest', but was \(other.cypherText)")
+        }
+        let limit = try shared.integer(options, "limit", procedure: name)
+        let schema = SocialSchema(graph: graph, names: shared.names)
+        guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
+        return graph.friends(of: user, schema: schema, order: order, limit: limit).map { friend in
+            [.node(friend.node), schema.createdAt.map { RuntimeValue(graph.property($0, of: friend.relationship)) } ?? .null]
+        }
+    }
+}
+
+/// `CALL social.connections(user, {limit, minMutual, friendType}) YIELD user, mutual`.
+struct SocialConnectionsProcedure: Procedure {
+    let shared: SocialProcedureShared
+    var signature: ProcedureSignature {
+        .init(name: "social.connections", arguments: [.init("user", .any), .init("options", .any)],
+              outputs: [.init("user", .node), .init("mutual", .integer)])
+    }
+
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        let name = signature.name
+        let options = try shared.options(arguments[1], allowed: ["limit", "minMutual", "friendType"], procedure: name)
+        let connectionOptions = ConnectionOptions(limit: try shared.integer(options, "limit", procedure: name),
+                                                  minimumMutual: try shared.integer(options, "minMutual", procedure: name) ?? 1)
+        var names = shared.names
+        switch options["friendType"] {
+        case nil, .null?: break
+        case .string(let type)?: names.friend = type  // the planner's rewrite names the type the query used
+        case let other?: throw QueryError(.runtime, "`\(name)`: option 'friendType' must be a string, but was \(other.cypherText)")
+        }
+        let schema = SocialSchema(graph: graph, names: names)
+        guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
+        let g = graph
+        let rows = shared.pool.withScratch { scratch in
+            g.connections(of: user, schema: schema, options: connectionOptions, scratch: &scratch)
+        }
+        return rows.map { [.node($0.node), .integer(Int64($0.mutualFriends))] }
+    }
+}
+
+/// `CALL social.mutualFriends(a, b) YIELD friend`: ascending node id.
+struct SocialMutualFriendsProcedure: Procedure {
+    let shared: SocialProcedureShared
+    var signature: ProcedureSignature {
+        .init(name: "social.mutualFriends", arguments: [.init("a", .any), .init("b", .any)], outputs: [.init("friend", .node)])
+    }
+
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        let schema = SocialSchema(graph: graph, names: shared.names)
+        guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "a"),
+              let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "b")
+        else { return [] }
+        return graph.mutualFriends(a, b, schema: schema).map { [.node($0)] }
+    }
+}
+
+/// `CALL social.relationships(viewer, users) YIELD user, relation, mutual, requestSent,
+/// requestReceived, blockedByViewer, blocksViewer`: one row per element of `users`, in order.
+struct SocialRelationshipsProcedure: Procedure {
+    let shared: SocialProcedureShared
+    var signature: ProcedureSignature {
+        .init(name: "social.relationships", arguments: [.init("viewer", .any), .init("users", .list)],
+              outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer),
+                        .init("requestSent", .boolean), .init("requestReceived", .boolean),
+                        .init("blockedByViewer", .boolean), .init("blocksViewer", .boolean)])
+    }
+
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        let name = signature.name
+        let schema = SocialSchema(graph: graph, names: shared.names)
+        guard case .list(let items) = arguments[1] else { return [] }
+        let viewer = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "viewer")
+        var users: [NodeID] = []
+        for item in items {
+            // Users nobody has are skipped: there is no node to yield for them.
+            if let node = try shared.node(item, label: schema.user, schema: schema, graph: graph, procedure: name, argument: "users") {
+                users.append(node)
+            }
+        }
+        guard let viewer else { return [] }
+        let g = graph
+        let relations = shared.pool.withScratch { scratch in g.relations(of: viewer, to: users, schema: schema, scratch: &scratch) }
+        return relations.map { r in
+            [.node(r.user), r.kind.runtimeValue, .integer(Int64(r.mutualFriends)), .bool(r.requestSent),
+             .bool(r.requestReceived), .bool(r.blockedByViewer), .bool(r.blocksViewer)]
+        }
+    }
+}
+
+/// `CALL social.invitableAudience(event, {hops: 1|2, limit}) YIELD user, relation, mutual`.
+struct SocialInvitableAudienceProcedure: Procedure {
+    let shared: SocialProcedureShared
+    var signature: ProcedureSignature {
+        .init(name: "social.invitableAudience", arguments: [.init("event", .any), .init("options", .any)],
+              outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer)])
+    }
+
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        let name = signature.name
+        let options = try shared.options(arguments[1], allowed: ["hops", "limit"], procedure: name)
+        let hops = try shared.integer(options, "hops", procedure: name) ?? 2
+        guard hops == 1 || hops == 2 else { throw QueryError(.runtime, "`\(name)`: option 'hops' must be 1 or 2, but was \(hops)") }
+        let audienceOptions = AudienceOptions(hops: hops, limit: try shared.integer(options, "limit", procedure: name))
+        let schema = SocialSchema(graph: graph, names: shared.names)
+        guard let event = try shared.node(arguments[0], label: schema.event, schema: schema, graph: graph, procedure: name, argument: "event") else { return [] }
+        let g = graph
+        let members = shared.pool.withScratch { scratch in
+            g.invitableAudience(of: event, schema: schema, options: audienceOptions, scratch: &scratch)
+        }
+        return members.map { [.node($0.node), $0.kind.runtimeValue, .integer(Int64($0.mutualFriends))] }
+    }
+}
+
+/// `CALL social.invitations(user, {limit}) YIELD event, startsAt, attending, host, hostRelation, hostMutual`.
+struct SocialInvitationsProcedure: Procedure {
+    let shared: SocialProcedureShared
+    var signature: ProcedureSignature {
+        .init(name: "social.invitations", arguments: [.init("user", .any), .init("options", .any)],
+              outputs: [.init("event", .node), .init("startsAt", .any), .init("attending", .boolean), .init("host", .node),
+                        .init("hostRelation", .string), .init("hostMutual", .integer)])
+    }
+
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        let name = signature.name
+        let options = try shared.options(arguments[1], allowed: ["limit"], procedure: name)
+        let limit = try shared.integer(options, "limit", procedure: name)
+        let schema = SocialSchema(graph: graph, names: shared.names)
+        guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
+        let g = graph
+        let feed = shared.pool.withScratch { scratch in g.invitations(of: user, schema: schema, limit: limit, scratch: &scratch) }
+        return feed.map { i in
+            [.node(i.event), RuntimeValue(i.startsAt), .bool(i.attending), i.host.map { .node($0) } ?? .null,
+             i.hostRelation.map { $0.kind.runtimeValue } ?? .null, i.hostRelation.map { .integer(Int64($0.mutualFriends)) } ?? .null]
+        }
+    }
+}

@@ -1,0 +1,133 @@
+// Graph+Friends.swift — one-hop social reads: a user's friends, whether two users are friends,
+// their mutual friends (merge-intersection of two sorted friend lists), and friends-only
+// visibility. No scratch needed: every answer is a walk over at most two adjacency lists.
+
+/// How `friends(of:)` orders its answer.
+public enum FriendOrder: Sendable, Hashable {
+    /// Ascending node id: the stored order, no sort.
+    case byID
+    /// Newest friendship first (the FRIEND relationship's `created_at`, missing = oldest);
+    /// ties by ascending node id.
+    case newestFirst
+}
+
+/// One friend of a user, with the FRIEND relationship that links them.
+public struct Friend: Sendable, Hashable {
+    public var node: NodeID
+    public var relationship: RelationshipID
+
+    public init(node: NodeID, relationship: RelationshipID) {
+        self.node = node
+        self.relationship = relationship
+    }
+}
+
+extension Graph {
+    /// The friends of `user` (FRIEND either way), at most `limit`, in `order`.
+    /// - Complexity: O(degree) by id; O(degree log degree) newest first.
+    public func friends(of user: NodeID, schema: SocialSchema, order: FriendOrder = .byID, limit: Int? = nil) -> [Friend] {
+        var merge = FriendMerge(self, user, schema.friend)
+        var result: [Friend] = []
+        result.reserveCapacity(order == .byID ? min(limit ?? Int.max, merge.capacityHint) : merge.capacityHint)
+        if order == .byID {
+            let cap = limit ?? Int.max
+            while result.count < cap, let a = merge.next() { result.append(Friend(node: a.neighbor, relationship: a.relationship)) }
+            return result
+        }
+        while let a = merge.next() { result.append(Friend(node: a.neighbor, relationship: a.relationship)) }
+        guard let key = schema.createdAt else {
+            // No relationship has a timestamp: all tie, so id order is already right.
+            if let limit, result.count > limit { result.removeLast(result.count - limit) }
+            return result
+        }
+        let stamps = result.map { friend -> Int64 in
+            if case .integer(let t) = property(key, of: friend.relationship) { return t }
+            return Int64.min
+        }
+        var order = Array(result.indices)
+        order.sort { stamps[$0] != stamps[$1] ? stamps[$0] > stamps[$1] : result[$0].node < result[$1].node }
+        if let limit, order.count > limit { order.removeLast(order.count - limit) }
+        return order.map { result[$0] }
+    }
+
+    /// The number of distinct friends of `user`.
+    /// - Complexity: O(degree).
+    public func friendCount(of user: NodeID, schema: SocialSchema) -> Int {
+        var merge = FriendMerge(self, user, schema.friend)
+        var n = 0
+        while merge.next() != nil { n += 1 }
+        return n
+    }
+
+    /// Whether `a` and `b` are friends (a FRIEND relationship either way).
+    /// - Complexity: O(log degree).
+    public func areFriends(_ a: NodeID, _ b: NodeID, schema: SocialSchema) -> Bool {
+        guard let friend = schema.friend, a != b else { return false }
+        return adjacency(of: a, type: friend, direction: .outgoing).contains(neighbor: b)
+            || adjacency(of: a, type: friend, direction: .incoming).contains(neighbor: b)
+    }
+
+    /// Whether there is a relationship of `type` from `a` to `b`.
+    func hasRelationship(_ type: RelationshipTypeID?, from a: NodeID, to b: NodeID) -> Bool {
+        guard let type else { return false }
+        return adjacency(of: a, type: type, direction: .outgoing).contains(neighbor: b)
+    }
+
+    /// The friends `a` and `b` have in common, ascending — whether or not `a` and `b` are friends.
+    /// - Complexity: O(deg a + deg b), a merge-intersection of the two sorted friend lists.
+    public func mutualFriends(_ a: NodeID, _ b: NodeID, schema: SocialSchema) -> [NodeID] {
+        var result: [NodeID] = []
+        forEachMutualFriend(a, b, schema: schema) { result.append(NodeID(rawValue: $0)) }
+        return result
+    }
+
+    /// The number of friends `a` and `b` have in common.
+    /// - Complexity: O(deg a + deg b), no allocation.
+    public func mutualFriendCount(_ a: NodeID, _ b: NodeID, schema: SocialSchema) -> Int {
+        var n = 0
+        forEachMutualFriend(a, b, schema: schema) { _ in n += 1 }
+        return n
+    }
+
+    /// Calls `body` with each common friend of `a` and `b`, ascending. Lists of similar length
+    /// are merge-intersected (O(deg a + deg b)); when one side is much longer (a hub), each
+    /// friend of the short side is binary-searched in the long side's two sorted lists instead
+    /// (O(short · log long)), so a hub costs little more than its partner's degree.
+    @inline(__always) func forEachMutualFriend(_ a: NodeID, _ b: NodeID, schema: SocialSchema, _ body: (UInt32) -> Void) {
+        guard a != b else { return }
+        var left = FriendMerge(self, a, schema.friend)
+        var right = FriendMerge(self, b, schema.friend)
+        let (short, long) = left.capacityHint <= right.capacityHint ? (left, right) : (right, left)
+        if short.capacityHint * 16 < long.capacityHint {
+            var walk = short
+            let other = long.owner
+            walk.forEachID { f in
+                if f != other && (long.outgoing.contains(neighbor: NodeID(rawValue: f)) || long.incoming.contains(neighbor: NodeID(rawValue: f))) {
+                    body(f)
+                }
+            }
+            return
+        }
+        guard var x = left.nextID(), var y = right.nextID() else { return }
+        while true {
+            if x < y {
+                guard let n = left.nextID() else { return }
+                x = n
+            } else if y < x {
+                guard let n = right.nextID() else { return }
+                y = n
+            } else {
+                body(x)
+                guard let n = left.nextID(), let m = right.nextID() else { return }
+                x = n; y = m
+            }
+        }
+    }
+
+    /// Whether `viewer` may read `user`'s friends-only profile: themselves and their friends may,
+    /// nobody else (blocking removes friendship, so a blocked viewer is never a friend).
+    /// - Complexity: O(log degree).
+    public func canView(viewer: NodeID, user: NodeID, schema: SocialSchema) -> Bool {
+        viewer == user ? contains(user) : areFriends(viewer, user, schema: schema)
+    }
+}

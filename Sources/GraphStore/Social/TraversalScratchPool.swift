@@ -1,0 +1,25 @@
+// TraversalScratchPool.swift — lends TraversalScratch values to concurrent queries: each borrower
+// gets one to itself for the length of a call and gives it back, so readers never share scratch
+// space and a warm server reuses a few instead of allocating per query.
+
+import Synchronization
+
+/// A small stack of idle scratches behind a mutex. A call takes one (or makes a new one when all
+/// are lent out), runs with exclusive use of it, and returns it; at most `keep` idle ones stay.
+public final class TraversalScratchPool: Sendable {
+    private let idle = Mutex<[TraversalScratch]>([])
+    private let keep: Int
+
+    /// A pool keeping at most `keep` idle scratches (about 8 bytes per graph node each).
+    public init(keep: Int = 8) { self.keep = keep }
+
+    /// Runs `body` with a scratch no other caller holds meanwhile.
+    public func withScratch<R, E: Error>(_ body: (inout TraversalScratch) throws(E) -> R) throws(E) -> R {
+        var scratch = idle.withLock { $0.popLast() } ?? TraversalScratch()
+        defer {
+            let returned = scratch
+            idle.withLock { if $0.count < keep { $0.append(returned) } }
+        }
+        return try body(&scratch)
+    }
+}

@@ -1,0 +1,48 @@
+// ServerStatistics.swift — the figures INFO reports that the server counts itself:
+// connections, commands processed, queries waiting and running, queries and clients
+// refused, and per-command call counts and latency. Updated from the I/O thread and the
+// workers, so counters are atomics and the per-command table sits behind a mutex.
+
+import Synchronization
+
+/// Live counters for INFO and load shedding.
+final class ServerStatistics: Sendable {
+    let connectedClients = Atomic<Int>(0)
+    let totalConnections = Atomic<Int>(0)
+    let rejectedConnections = Atomic<Int>(0)
+    let commandsProcessed = Atomic<Int>(0)
+    /// Queries accepted and not yet finished (waiting for a worker or running).
+    let pendingQueries = Atomic<Int>(0)
+    /// Queries refused because `pendingQueries` was at MAX_QUEUED_QUERIES.
+    let shedQueries = Atomic<Int>(0)
+    /// Clients closed because their unsent output passed the limit.
+    let outputLimitDisconnections = Atomic<Int>(0)
+    let startedAt = ContinuousClock.now
+
+    /// Calls and total time per command name, for INFO commandstats.
+    struct CommandCounter: Sendable, Equatable {
+        var calls = 0
+        /// Nanoseconds, so that sub-microsecond commands (PING) still add up.
+        var nanoseconds: Int64 = 0
+        var failedCalls = 0
+    }
+    private let perCommand = Mutex<[String: CommandCounter]>([:])
+
+    init() {}
+
+    /// Records one finished command.
+    func record(command: String, duration: Duration, failed: Bool) {
+        commandsProcessed.add(1, ordering: .relaxed)
+        let nanos = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        perCommand.withLock { table in
+            var counter = table[command, default: CommandCounter()]
+            counter.calls += 1
+            counter.nanoseconds += nanos
+            if failed { counter.failedCalls += 1 }
+            table[command] = counter
+        }
+    }
+
+    /// A copy of the per-command table.
+    var commandCounters: [String: CommandCounter] { perCommand.withLock { $0 } }
+}

@@ -1,0 +1,99 @@
+// ProcedureTests.swift — the CALL framework as another module uses it: a registered read-only
+// procedure with typed arguments, a writing procedure that writes through the query's
+// transaction (and is rolled back with it), and a registered scalar function used in WHERE.
+
+import Testing
+@testable import GraphQuery
+import GraphStore
+
+/// `test.repeat(value, times) YIELD item, index`: a read-only procedure with arguments.
+struct RepeatProcedure: Procedure {
+    var signature: ProcedureSignature {
+        .init(name: "test.repeat", arguments: [.init("value", .any), .init("times", .integer)],
+              outputs: [.init("item", .any), .init("index", .integer)])
+    }
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        guard case .integer(let n) = arguments[1] else { return [] }
+        return (0..<max(0, n)).map { [arguments[0], .integer($0)] }
+    }
+}
+
+/// `test.createUser(id) YIELD node`: writes through the transaction and counts what it did.
+struct CreateUserProcedure: Procedure {
+    var signature: ProcedureSignature {
+        .init(name: "test.createUser", arguments: [.init("id", .integer)], outputs: [.init("node", .node)], isReadOnly: false)
+    }
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        try context.checkDeadline()
+        let label = graph.internLabel("User"), key = graph.internPropertyKey("id")
+        guard let value = arguments[0].storable else { return [] }
+        do {
+            let node = try graph.createNode(labels: [label], properties: [(key, value)])
+            context.statistics.nodesCreated += 1
+            return [[.node(node)]]
+        } catch {
+            throw QueryError(.constraint, error.message)
+        }
+    }
+}
+
+/// `test.isEven(n)`: a registered scalar function.
+struct IsEvenFunction: RegisteredFunction {
+    var name: String { "test.isEven" }
+    var minArguments: Int { 1 }
+    var maxArguments: Int { 1 }
+    func call(_ arguments: [RuntimeValue], graph: Graph) throws(QueryError) -> RuntimeValue {
+        guard case .integer(let i) = arguments[0] else { return .null }
+        return .bool(i % 2 == 0)
+    }
+}
+
+@Suite("Procedures")
+struct ProcedureTests {
+    let engine: QueryEngine = {
+        var registry = ProcedureRegistry.standard
+        registry.register(RepeatProcedure())
+        registry.register(CreateUserProcedure())
+        registry.register(function: IsEvenFunction())
+        return QueryEngine(procedures: registry)
+    }()
+
+    @Test("a read-only procedure yields rows, with arguments type-checked")
+    func readOnly() throws {
+        let store = GraphStore.inMemory()
+        let result = try engine.execute("CALL test.repeat('x', 3) YIELD item, index WHERE index > 0 RETURN item, index", on: store)
+        #expect(result.rows == [[.string("x"), .integer(1)], [.string("x"), .integer(2)]])
+        let perRow = try engine.execute("UNWIND [1, 2] AS n CALL test.repeat(n, n) YIELD index RETURN n, count(index)", on: store)
+        #expect(perRow.rows == [[.integer(1), .integer(1)], [.integer(2), .integer(2)]])
+        #expect(throws: QueryError.self) { try engine.execute("CALL test.repeat('x', 'three')", on: store) }
+        #expect(try engine.execute("CALL test.repeat(1, 2)", on: store, readOnly: true).rows.count == 2)
+    }
+
+    @Test("a writing procedure writes through the query's transaction")
+    func writing() throws {
+        let store = GraphStore.inMemory()
+        let result = try engine.execute("UNWIND [1, 2] AS i CALL test.createUser(i) YIELD node RETURN node.id", on: store)
+        #expect(result.rows == [[.integer(1)], [.integer(2)]])
+        #expect(result.statistics.nodesCreated == 2)
+        #expect(throws: QueryError.self) { try engine.execute("CALL test.createUser(3)", on: store, readOnly: true) }
+        // A failure after the procedure rolls its writes back with the rest of the query.
+        #expect(throws: QueryError.self) {
+            try engine.execute("CALL test.createUser(4) YIELD node RETURN node.id / 0", on: store)
+        }
+        #expect(try engine.execute("MATCH (u:User) RETURN count(u)", on: store).rows == [[.integer(2)]])
+    }
+
+    @Test("a registered function works in WHERE and RETURN, with its arity checked")
+    func function() throws {
+        let store = GraphStore.inMemory()
+        let result = try engine.execute("UNWIND range(1, 6) AS i WITH i WHERE test.isEven(i) RETURN collect(i), test.ISEVEN(3)", on: store)
+        #expect(result.rows == [[.list([.integer(2), .integer(4), .integer(6)]), .bool(false)]])
+        do {
+            _ = try engine.execute("RETURN test.isEven(1, 2)", on: store)
+            Issue.record("expected an arity error")
+        } catch {
+            #expect(error.message == "Received 2 arguments to function 'test.isEven', expected at most 1")
+        }
+        #expect(throws: QueryError.self) { try QueryEngine().execute("RETURN test.isEven(2)", on: store) }
+    }
+}

@@ -1,0 +1,122 @@
+// QueryLimitsTests.swift — stopping queries: per-query and default time limits end runaway
+// queries (huge UNWIND, unbounded variable-length expansion) with a timeout error, a stopped
+// write leaves nothing behind, and the memory cap and result-row limit stop what they bound.
+
+import Testing
+@testable import GraphQuery
+import GraphStore
+
+@Suite("Query limits")
+struct QueryLimitsTests {
+    /// A complete directed graph on `n` nodes: `[:E*]` from any node explodes combinatorially.
+    func denseStore(_ n: Int) throws -> GraphStore {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        _ = try engine.execute("UNWIND range(1, \(n)) AS i CREATE (:V {i: i})", on: store)
+        _ = try engine.execute("MATCH (a:V), (b:V) WHERE a <> b CREATE (a)-[:E]->(b)", on: store)
+        return store
+    }
+
+    func expectTimeout(_ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("expected a timeout")
+        } catch let error as QueryError {
+            #expect(error.kind == .timeout, "\(error)")
+            #expect(error.message.hasPrefix("Query timed out"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test("a huge UNWIND stops at its per-query deadline")
+    func hugeUnwind() {
+        let engine = QueryEngine()
+        expectTimeout {
+            _ = try engine.execute("UNWIND range(1, 2000000000) AS x RETURN count(x)", on: .inMemory(), timeout: .milliseconds(30))
+        }
+    }
+
+    @Test("an unbounded variable-length expansion on a dense graph stops at the engine default")
+    func unboundedExpansion() throws {
+        let store = try denseStore(12)
+        let engine = QueryEngine(configuration: QueryConfiguration(defaultTimeout: .milliseconds(30)))
+        expectTimeout { _ = try engine.execute("MATCH (a:V {i: 1})-[:E*]->(b) RETURN count(*)", on: store) }
+    }
+
+    @Test("the maximum timeout caps what a query asks for")
+    func maximumCaps() throws {
+        let engine = QueryEngine(configuration: QueryConfiguration(maximumTimeout: .milliseconds(20)))
+        expectTimeout {
+            _ = try engine.execute("UNWIND range(1, 2000000000) AS x RETURN count(x)", on: .inMemory(), timeout: .seconds(3600))
+        }
+        #expect(QueryConfiguration(defaultTimeout: .seconds(5), maximumTimeout: .seconds(1)).effectiveTimeout(nil) == .seconds(1))
+        #expect(QueryConfiguration(defaultTimeout: .seconds(5)).effectiveTimeout(.seconds(2)) == .seconds(2))
+    }
+
+    @Test("a write stopped by its deadline leaves nothing behind")
+    func stoppedWriteRollsBack() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        _ = try engine.execute("CREATE (:Keep)", on: store)
+        expectTimeout {
+            _ = try engine.execute("UNWIND range(1, 50000000) AS i CREATE (:N {i: i})", on: store, timeout: .milliseconds(40))
+        }
+        let result = try engine.execute("MATCH (n) RETURN count(n)", on: store)
+        #expect(result.rows == [[.integer(1)]])
+    }
+
+    @Test("the configuration can be changed while the engine runs")
+    func configurationAtRunTime() throws {
+        let engine = QueryEngine()
+        let store = GraphStore.inMemory()
+        #expect(try engine.execute("UNWIND range(1, 10) AS x RETURN x", on: store).rows.count == 10)
+        engine.configuration.resultRowLimit = 5
+        #expect(throws: QueryError.self) { try engine.execute("UNWIND range(1, 10) AS x RETURN x", on: store) }
+        #expect(try engine.execute("UNWIND range(1, 5) AS x RETURN x", on: store).rows.count == 5)
+        engine.configuration.defaultTimeout = .milliseconds(20)
+        expectTimeout { _ = try engine.execute("UNWIND range(1, 2000000000) AS x RETURN count(x)", on: store) }
+    }
+
+    @Test("the memory cap stops a query that buffers too much")
+    func memoryCap() throws {
+        let engine = QueryEngine(configuration: QueryConfiguration(memoryLimit: 1 << 20))
+        let store = GraphStore.inMemory()
+        for query in ["UNWIND range(1, 1000000) AS i RETURN collect(i)",
+                      "UNWIND range(1, 100000) AS i RETURN i ORDER BY i",
+                      "RETURN size(range(1, 10000000))"] {
+            do {
+                _ = try engine.execute(query, on: store)
+                Issue.record("\(query): expected the memory cap to stop it")
+            } catch {
+                #expect(error.message.hasPrefix("Query's memory consumption exceeded capacity"), "\(query)")
+            }
+        }
+        // Small queries still run under the cap.
+        #expect(try engine.execute("UNWIND range(1, 100) AS i RETURN collect(i)", on: store).rows.count == 1)
+    }
+
+    @Test("a variable-length walk deeper than the stack allows stops with an error, not a crash")
+    func deepChain() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        _ = try engine.execute("CREATE INDEX FOR (c:C) ON (c.i)", on: store)
+        _ = try engine.execute("UNWIND range(1, 1100) AS i CREATE (:C {i: i})", on: store)
+        _ = try engine.execute("MATCH (a:C) MATCH (b:C {i: a.i + 1}) CREATE (a)-[:N]->(b)", on: store)
+        #expect(try engine.execute("MATCH (:C {i: 1})-[:N*..900]->(b) RETURN count(b)", on: store).rows == [[.integer(900)]])
+        do {
+            _ = try engine.execute("MATCH (:C {i: 1})-[:N*]->(b) RETURN count(b)", on: store)
+            Issue.record("expected the depth limit")
+        } catch {
+            #expect(error.message.hasPrefix("Variable-length pattern went deeper than 1000 hops"))
+        }
+    }
+
+    @Test("arithmetic at the Int64 limits is an error, not a wrap or a trap")
+    func int64Limits() {
+        for query in ["RETURN range(-9223372036854775808, 9223372036854775807)", "WITH -9223372036854775808 AS m RETURN -m",
+                      "RETURN abs(-9223372036854775808)"] {
+            #expect(throws: QueryError.self, "\(query)") { try QueryEngine().execute(query, on: .inMemory()) }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+// ServerLoadTests.swift — the event loop under load, in process: a thousand concurrent
+// connections, queries running in parallel, load shedding when the pending-query limit is
+// reached, a client that does not read never blocking the others, the output limit closing
+// a client with a log line, max clients, and Redis's hard request caps before AUTH.
+// Commands that block until released make each case deterministic: no sleeps, no timing.
+
+import Foundation
+import Synchronization
+import Testing
+@testable import graphd
+
+/// A gate that blocking test commands wait on; `open()` lets them all through.
+final class Gate: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    let arrived = Atomic<Int>(0)
+    /// Waits (bounded, so a broken server fails the test instead of hanging it).
+    func pass() -> Bool {
+        arrived.add(1, ordering: .relaxed)
+        return semaphore.wait(timeout: .now() + 30) == .success
+    }
+    func open(_ count: Int) { for _ in 0..<count { semaphore.signal() } }
+}
+
+/// Spins until `condition` holds or 30 s pass (polling for a state, not timing).
+func waitUntil(_ condition: () -> Bool) -> Bool {
+    let end = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < end {
+        if condition() { return true }
+        usleep(1000)
+    }
+    return false
+}
+
+@Suite("Server under load", .serialized)
+struct ServerLoadTests {
+    /// The standard table plus `TEST.BLOCK` (a query that waits at `gate`) and `TEST.BIG n`
+    /// (a reply of n bytes).
+    static func table(gate: Gate) -> CommandTable {
+        CommandTable.standard().adding([
+            CommandSpec(name: "test.BLOCK", arity: 1, flags: [.readonly, .query]) { _, _, reply in
+                reply.simpleString(gate.pass() ? "RELEASED" : "GATE TIMED OUT")
+                return .keepOpen
+            },
+            CommandSpec(name: "test.BIG", arity: 2, flags: [.readonly]) { invocation, _, reply in
+                reply.bulkString([UInt8](repeating: UInt8(ascii: "x"), count: Int(invocation.text(0)) ?? 0))
+                return .keepOpen
+            },
+        ])
+    }
+
+    @Test("A thousand clients connected at once each get their replies")
+    func thousandConnections() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let first = try server.client()
+        _ = try first.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
+        var clients: [RESPTestClient] = []
+        for _ in 0..<1000 { clients.append(try server.client()) }
+        #expect(waitUntil { server.context.statistics.connectedClients.load(ordering: .relaxed) == 1001 })
+        // Every client sends before any reads: all 1000 requests are in flight together.
+        for client in clients {
+            try client.send(RESPTestClient.encode(["GRAPH.RO_QUERY", "g", "MATCH (u:User) RETURN u.id"]))
+        }
+        var answered = 0
+        for client in clients {
+            if try client.readReply().rows == [[.integer(1)]] { answered += 1 }
+        }
+        #expect(answered == 1000)
+    }
+
+    @Test("Queries run in parallel: two blocked queries are both running at once")
+    func parallelQueries() throws {
+        let gate = Gate()
+        let server = try InProcessServer(table: Self.table(gate: gate))
+        defer { server.stop() }
+        let a = try server.client(), b = try server.client()
+        try a.send(RESPTestClient.encode(["TEST.BLOCK"]))
+        try b.send(RESPTestClient.encode(["TEST.BLOCK"]))
+        // Both reach the gate before either is released: two workers at once.
+        #expect(waitUntil { gate.arrived.load(ordering: .relaxed) == 2 })
+        gate.open(2)
+        #expect(try a.readReply() == .simple("RELEASED"))
+        #expect(try b.readReply() == .simple("RELEASED"))
+    }
+
+    @Test("With MAX_QUEUED_QUERIES pending, a new query is refused at once; PING still answers")
+    func loadShedding() throws {
+        let gate = Gate()
+        var limits = QueryLimits()
+        limits.maxQueuedQueries = 2
+        let server = try InProcessServer(table: Self.table(gate: gate), limits: limits)
+        defer { server.stop() }
+        let a = try server.client(), b = try server.client(), c = try server.client()
+        try a.send(RESPTestClient.encode(["TEST.BLOCK"]))
+        try b.send(RESPTestClient.encode(["TEST.BLOCK"]))
+        #expect(waitUntil { gate.arrived.load(ordering: .relaxed) == 2 })
+        #expect(try c.command("GRAPH.QUERY", "g", "RETURN 1") == .error("Max pending queries exceeded"))
+        #expect(try c.command("PING") == .simple("PONG"))
+        #expect(server.context.statistics.shedQueries.load(ordering: .relaxed) == 1)
+        gate.open(2)
+        #expect(try a.readReply() == .simple("RELEASED"))
+        #expect(try b.readReply() == .simple("RELEASED"))
+        // Once they finish the queue has room again.
+        #expect(waitUntil { server.context.statistics.pendingQueries.load(ordering: .relaxed) == 0 })
+        #expect(try c.command("GRAPH.QUERY", "g", "RETURN 1").rows == [[.integer(1)]])
+    }
+
+    @Test("A client that never reads does not block the others")
+    func stalledClient() throws {
+        let server = try InProcessServer(table: Self.table(gate: Gate()))
+        defer { server.stop() }
+        let stalled = try server.client()
+        // 64 replies of 1 MiB, never read: far more than the socket buffers hold.
+        var burst: [UInt8] = []
+        for _ in 0..<64 { burst += RESPTestClient.encode(["TEST.BIG", String(1024 * 1024)]) }
+        try stalled.send(burst)
+        let other = try server.client()
+        for i in 0..<100 {
+            #expect(try other.command("ECHO", "m\(i)") == .bulk("m\(i)"))
+        }
+        #expect(try other.command("GRAPH.QUERY", "g", "RETURN 2").rows == [[.integer(2)]])
+    }
+
+    @Test("A client whose unsent replies pass the output limit is closed, with a log line")
+    func outputLimit() throws {
+        let server = try InProcessServer(table: Self.table(gate: Gate())) { configuration in
+            configuration.clientOutputLimit = 4 * 1024 * 1024
+        }
+        defer { server.stop() }
+        let greedy = try server.client()
+        try greedy.send(RESPTestClient.encode(["TEST.BIG", String(8 * 1024 * 1024)]))
+        // The 8 MiB reply is dropped and the connection closed: the client sees the end.
+        #expect(try greedy.readUntilClosed().count < 8 * 1024 * 1024)
+        #expect(server.logLines.withLock { $0 }.contains { $0.contains("exceed the output limit") })
+        #expect(server.context.statistics.outputLimitDisconnections.load(ordering: .relaxed) == 1)
+        #expect(try server.client().command("PING") == .simple("PONG"))
+    }
+
+    @Test("Past --max-clients a new connection gets Redis's error and is closed")
+    func maxClients() throws {
+        let server = try InProcessServer { configuration in configuration.maxClients = 2 }
+        defer { server.stop() }
+        let a = try server.client(), b = try server.client()
+        #expect(try a.command("PING") == .simple("PONG"))
+        #expect(try b.command("PING") == .simple("PONG"))
+        #expect(try server.client().readUntilClosed() == "-ERR max number of clients reached\r\n")
+        #expect(server.context.statistics.rejectedConnections.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("A stop does not wait forever for a command that does not finish: the loop returns after the grace")
+    func boundedStop() throws {
+        let gate = Gate()
+        let server = try InProcessServer(table: Self.table(gate: gate)) { configuration in
+            configuration.stopGraceMilliseconds = 100
+        }
+        let client = try server.client()
+        try client.send(RESPTestClient.encode(["TEST.BLOCK"]))
+        #expect(waitUntil { gate.arrived.load(ordering: .relaxed) == 1 })
+        server.stop()   // returns although TEST.BLOCK is still waiting at the gate
+        #expect(server.logLines.withLock { $0 }.contains { $0.contains("stopping with 1 command(s) still running") })
+        gate.open(1)
+    }
+
+    static let unauthenticatedCases: [(name: String, request: String, reply: String)] = [
+        ("more than 10 arguments", "*11\r\n", "-ERR Protocol error: unauthenticated multibulk length\r\n"),
+        ("a bulk over 16 KiB", "*2\r\n$16385\r\n", "-ERR Protocol error: unauthenticated bulk length\r\n"),
+    ]
+
+    @Test("Before AUTH, requests are capped hard and a violation closes the connection",
+          arguments: unauthenticatedCases.indices)
+    func unauthenticatedCaps(_ i: Int) throws {
+        let server = try InProcessServer(password: "s3cret")
+        defer { server.stop() }
+        let client = try server.client()
+        try client.send(Self.unauthenticatedCases[i].request)
+        #expect(try client.readUntilClosed() == Self.unauthenticatedCases[i].reply, "\(Self.unauthenticatedCases[i].name)")
+    }
+
+    @Test("Before AUTH only AUTH, HELLO and QUIT run; a pipelined AUTH lifts the caps for what follows")
+    func authenticationGate() throws {
+        let server = try InProcessServer(password: "s3cret")
+        defer { server.stop() }
+        let client = try server.client()
+        #expect(try client.command("PING") == .error("NOAUTH Authentication required."))
+        #expect(try client.command("GRAPH.LIST") == .error("NOAUTH Authentication required."))
+        #expect(try client.command("NOSUCH") == .error("ERR unknown command 'NOSUCH', with args beginning with: "))
+        #expect(try client.command("AUTH", "wrong") == .error("WRONGPASS invalid username-password pair or user is disabled."))
+        // AUTH and a 100 KiB ECHO in one write: the ECHO is framed after AUTH has run.
+        let big = String(repeating: "y", count: 100 * 1024)
+        try client.send(RESPTestClient.encode(["AUTH", "s3cret"]) + RESPTestClient.encode(["ECHO", big]))
+        #expect(try client.readReply() == .simple("OK"))
+        #expect(try client.readReply() == .bulk(big))
+        #expect(try client.command("PING") == .simple("PONG"))
+        let other = try server.client()
+        #expect(try other.command("QUIT") == .simple("OK"))
+    }
+}
