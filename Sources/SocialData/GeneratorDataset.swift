@@ -56,9 +56,9 @@ public struct SocialDataset: Sendable {
         for u in 0..<userCount { offsets[u + 1] += offsets[u] }
         var cursor = offsets
         var neighbours = [UInt32](repeating: 0, count: offsets[userCount])
-        // Pairs are sorted by (a, b): filling a's list with b in this order keeps every list sorted
-        // for the b > u part; the a < u part comes first because it is filled from earlier pairs.
-        // Two passes keep that true: first the smaller ends (u as b), then the larger (u as a).
+        // With pairs sorted by (a, b) and a < b, u's list is its smaller neighbours (pairs (a, u),
+        // met in ascending a) then its larger ones (pairs (u, b), ascending b): two passes, in that
+        // order, fill every list already sorted. (The CSV reader normalises to this order.)
         for i in 0..<friendA.count {
             let b = Int(friendB[i])
             neighbours[cursor[b]] = friendA[i]; cursor[b] += 1

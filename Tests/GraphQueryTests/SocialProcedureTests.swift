@@ -245,6 +245,29 @@ import GraphStore
         #expect(try engine.explain(labelled, on: store).contains { $0.contains("ProcedureCall social.connections") })
         let p: [String: Value] = ["u": .integer(4)]
         #expect(try rows(engine, store, labelled, p) == (try rows(engine, store, Self.plainConnections, p)))
+        // ORDER BY and LIMIT on the grouping projection itself, with a minimum: pushed into the
+        // kernel, same rows as the general plan and as the procedure.
+        let ordered = """
+            MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c)
+            WHERE c <> u AND NOT (u)-[:FRIEND]-(c)
+            WITH c, count(DISTINCT f) AS mutual ORDER BY mutual DESC, id(c) LIMIT $k
+            RETURN c.id, mutual
+            """
+        let minimum = """
+            MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c)
+            WHERE c <> u AND NOT (u)-[:FRIEND]-(c)
+            WITH c, count(DISTINCT f) AS mutual WHERE mutual >= $min
+            RETURN c.id, mutual ORDER BY mutual DESC, id(c) LIMIT $k
+            """
+        for user in [0, 4] {
+            let q: [String: Value] = ["u": .integer(Int64(user)), "min": .integer(2), "k": .integer(3)]
+            for (text, call) in [(ordered, "{limit: $k}"), (minimum, "{limit: $k, minMutual: $min}")] {
+                let got = try rows(engine, store, text, q)
+                #expect(!got.isEmpty)
+                #expect(got == (try rows(engine, store, text.replacingOccurrences(of: "AND NOT (u)", with: "AND f <> c AND NOT (u)"), q)))
+                #expect(got == (try rows(engine, store, "CALL social.connections($u, \(call)) YIELD user, mutual RETURN user.id, mutual", q)))
+            }
+        }
         // count(*) is not the kernel's count when a pair is stored twice: not rewritten.
         let star = Self.plainConnections.replacingOccurrences(of: "count(DISTINCT f)", with: "count(*)")
         #expect(!(try engine.explain(star, on: store)).contains { $0.contains("ProcedureCall") })

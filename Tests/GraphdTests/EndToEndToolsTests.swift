@@ -133,4 +133,22 @@ struct EndToEndToolsTests {
         clients.removeAll()   // closes 59 connections: descriptors come back
         #expect(try last.readReply() == .simple("PONG"), "accepted once descriptors were free")
     }
+
+    @Test("--import-folder lets LOAD CSV read files from that folder; without it LOAD CSV of files is refused")
+    func importFolder() throws {
+        let directory = try TemporaryDirectory("graphd-csv")
+        defer { directory.remove() }
+        try writeFileBytes(directory.path + "/people.csv", Array("id,name\n1,Ann\n2,Bo\n".utf8))
+        let query = "LOAD CSV WITH HEADERS FROM 'file:///people.csv' AS row RETURN row.name"
+        try withServer(["--import-folder", directory.path]) { server in
+            let reply = try server.client().command("GRAPH.QUERY", "g", query)
+            #expect(reply.rows == [[.bulk("Ann")], [.bulk("Bo")]], "\(reply)")
+        }
+        try withServer { server in
+            guard case .error = try server.client().command("GRAPH.QUERY", "g", query) else {
+                Issue.record("LOAD CSV read a file without --import-folder")
+                return
+            }
+        }
+    }
 }

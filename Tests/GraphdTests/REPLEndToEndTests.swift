@@ -162,6 +162,8 @@ struct REPLEndToEndTests {
             let json = try run(["repl", "--data", path, "--format", "json", "-e", "MATCH (c:City) RETURN count(c) AS n"], input: "")
             #expect(json.status == 0)
             #expect(json.stdout == "{\"n\":2}\n")
+            let two = try run(["repl", "--data", path, "--format", "csv", "-e", "RETURN 1 AS a", "-e", "RETURN 2 AS b"], input: "")
+            #expect(two.stdout == "a\n1\nb\n2\n")
             // Flags from the environment; the command line wins.
             let fromEnvironment = try run(["repl", "-e", "MATCH (c:City) RETURN count(c) AS n"], input: "",
                                           environment: ["GRAPHD_DATA": path, "GRAPHD_FORMAT": "csv"])

@@ -12,7 +12,7 @@ struct ServerFlagsTests {
         let command = try CommandLineOptions.parse([
             "serve", "--requirepass", "s3cret", "--max-clients", "50", "--timeout", "100", "--timeout-max", "2000",
             "--max-result-rows", "-1", "--max-queued-queries", "8", "--max-query-bytes", "4096",
-            "--max-bulk-bytes", "65536", "--client-output-limit", "1048576"])
+            "--max-bulk-bytes", "65536", "--client-output-limit", "1048576", "--import-folder", "/srv/csv"])
         guard case .serve(let options) = command else {
             Issue.record("expected serve, got \(command)")
             return
@@ -27,6 +27,7 @@ struct ServerFlagsTests {
         expected.maxQueryBytes = 4096
         expected.maxBulkBytes = 65536
         expected.clientOutputLimitBytes = 1_048_576
+        expected.importFolder = "/srv/csv"
         #expect(options.server == expected)
     }
 

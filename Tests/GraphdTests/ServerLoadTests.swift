@@ -50,6 +50,9 @@ struct ServerLoadTests {
 
     @Test("A thousand clients connected at once each get their replies")
     func thousandConnections() throws {
+        // Client and server ends both live in this process: 2,000 descriptors and more.
+        let limit = ServeCommand.raiseOpenFileLimit(wanted: 4096)
+        try #require(limit >= 2200, "the open-file limit (\(limit)) is too low for 1,000 connections; raise `ulimit -Hn`")
         let server = try InProcessServer()
         defer { server.stop() }
         let first = try server.client()

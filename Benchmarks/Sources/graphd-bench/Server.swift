@@ -58,11 +58,16 @@ enum ServerCommand {
               case .array(let row?) = rows.first, case .integer(let users) = row.first, users == data.userCount else {
             throw UsageError("graph '\(graph)' on port \(port) does not hold this data set's \(data.userCount) users (reply: \(count))")
         }
-        // Fresh users for the writes, so that no read's expected answer changes.
-        let writeBase = 1_000_000_000
+        // Fresh users for the writes (ids above every existing one, so a second run on the same
+        // server gets new ones too), so that no read's expected answer changes.
         let writePool = writeRatio > 0 ? 200_000 : 0
+        var writeBase = 1_000_000_000
         if writePool > 0 {
-            _ = try probe.call(["GRAPH.QUERY", graph, "UNWIND range(\(writeBase), \(writeBase + writePool - 1)) AS i CREATE (:User {id: i})"])
+            let top = try ServerCommand.rows(try probe.call(["GRAPH.RO_QUERY", graph, "MATCH (u:User) RETURN max(u.id)"]))
+            writeBase = max(writeBase, int0(top.first?.first ?? .null) + 1)
+            let created = try probe.call(["GRAPH.QUERY", graph,
+                                          "UNWIND range(\(writeBase), \(writeBase + writePool - 1)) AS i CREATE (:User {id: i})"])
+            if case .error(let message) = created { throw UsageError("cannot create the writers' fresh users: \(message)") }
         }
         let writeCursor = WriteCursor()
         let setup = LoadSetup(plan: plan, form: form, port: port, graph: graph, duration: duration, rate: rate,

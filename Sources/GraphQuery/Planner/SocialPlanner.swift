@@ -22,7 +22,10 @@ enum SocialPlanner {
         while i < query.clauses.count {
             if i + 1 < query.clauses.count, case .match(let match) = query.clauses[i].clause,
                case .projection(let projection) = query.clauses[i + 1].clause,
-               let rewritten = connections(match, projection) {
+               var rewritten = connections(match, projection) {
+                var next: BoundProjection?
+                if i + 2 < query.clauses.count, case .projection(let p) = query.clauses[i + 2].clause { next = p }
+                rewritten.call.arguments[1] = options(rewritten.call.arguments[1], grouping: projection, next: next)
                 clauses.append((.match(rewritten.match), query.clauses[i].width))
                 clauses.append((.call(rewritten.call), query.clauses[i].width))
                 clauses.append((.projection(rewritten.projection), query.clauses[i + 1].width))
@@ -126,5 +129,52 @@ enum SocialPlanner {
             }
         }
         return checks == 1
+    }
+
+    /// The kernel's options: `base` plus what can be pushed into it without changing the rows.
+    /// `WHERE mutual >= x` on the grouping projection becomes `minMutual: x`; an ORDER BY
+    /// `mutual DESC, id(c)` (the kernel's own order) with a LIMIT and no SKIP, on the grouping
+    /// projection or on the one right after it, becomes `limit`, so the kernel keeps only the
+    /// top k instead of handing every friend of a friend to the projection and sort.
+    static func options(_ base: Expression, grouping: BoundProjection, next: BoundProjection?) -> Expression {
+        guard case .map(var entries) = base else { return base }
+        // Output columns of the grouping projection: which one is c, which the count.
+        guard let countIndex = grouping.items.firstIndex(where: { if case .aggregateResult(0) = $0.expression { true } else { false } }),
+              let cIndex = grouping.items.firstIndex(where: { if case .slot = $0.expression { true } else { false } }) else { return base }
+        var filtered = false
+        // WITH … ORDER BY … LIMIT … WHERE filters after the limit: nothing can be pushed then.
+        if grouping.predicate != nil && (grouping.limit != nil || grouping.skip != nil) { return base }
+        if let predicate = grouping.predicate {
+            if case .binary(.greaterEqual, .slot(countIndex), let x) = predicate, x.referencedSlots == [] {
+                entries.append((key: "minMutual", value: x))
+            } else {
+                filtered = true
+            }
+        }
+        if !filtered, grouping.skip == nil, let limit = grouping.limit, limit.referencedSlots == [],
+           isKernelOrder(grouping.orderBy, count: countIndex, c: [cIndex]) {
+            entries.append((key: "limit", value: limit))
+        } else if !filtered, grouping.orderBy.isEmpty, grouping.skip == nil, grouping.limit == nil, let next,
+                  !next.isAggregating, !next.isDistinct, next.predicate == nil, next.skip == nil,
+                  let limit = next.limit, limit.referencedSlots == [] {
+            // In `next`, the count is an output column reading input slot `countIndex`; c may be
+            // an output column too, or be read from the input after the outputs.
+            let countOutputs = next.items.indices.filter { if case .slot(countIndex) = next.items[$0].expression { true } else { false } }
+            var cSlots = next.items.indices.filter { if case .slot(cIndex) = next.items[$0].expression { true } else { false } }
+            if next.sortSeesInput { cSlots.append(next.items.count + cIndex) }
+            if countOutputs.contains(where: { isKernelOrder(next.orderBy, count: $0, c: cSlots) }) {
+                entries.append((key: "limit", value: limit))
+            }
+        }
+        return .map(entries)
+    }
+
+    /// ORDER BY `<count> DESC, id(<c>) ASC`: the order the kernel ranks in.
+    static func isKernelOrder(_ orderBy: [(expression: Expression, ascending: Bool)], count: Int, c: [Int]) -> Bool {
+        guard orderBy.count == 2, !orderBy[0].ascending, orderBy[1].ascending,
+              case .slot(count) = orderBy[0].expression,
+              case .function(let call) = orderBy[1].expression, call.name.lowercased() == "id", call.arguments.count == 1,
+              case .slot(let s) = call.arguments[0] else { return false }
+        return c.contains(s)
     }
 }

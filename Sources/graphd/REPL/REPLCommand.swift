@@ -24,9 +24,12 @@ enum REPLCommand {
             width: { tableWidth ? Terminal.width() : Int.max / 4 })
         let session = REPLSession(backend: backend, graph: options.graph, format: options.format,
                                   timing: options.timing, output: output)
-        if !options.execute.isEmpty {
-            return runScript(options.execute.joined(separator: "\n"), session: session)
+        // Each -e is a script of its own: its last statement needs no ';'.
+        for text in options.execute {
+            let status = runScript(text, session: session)
+            if status != 0 { return status }
         }
+        if !options.execute.isEmpty { return 0 }
         if !interactive {
             return runScript(readAll(STDIN_FILENO), session: session)
         }

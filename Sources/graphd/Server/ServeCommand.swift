@@ -63,7 +63,9 @@ enum ServeCommand {
         do {
             // The context needs the real port (INFO), known once the socket is bound.
             server = try Server(configuration: configuration) { port in
-                ServerContext(dataDirectory: dataDirectory, engine: QueryEngine(cacheCapacity: Int(limits.cacheSize)),
+                ServerContext(dataDirectory: dataDirectory,
+                              engine: QueryEngine(cacheCapacity: Int(limits.cacheSize),
+                                                  configuration: QueryConfiguration(importDirectory: options.server.importFolder)),
                               configuration: RuntimeConfiguration(limits), password: options.server.password, port: port)
             }
         } catch {

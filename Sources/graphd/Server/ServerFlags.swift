@@ -13,6 +13,8 @@ struct ServerFlags: Equatable, Sendable {
     var maxQueuedQueries = QueryLimits().maxQueuedQueries
     var maxQueryBytes = QueryLimits().maxQueryLength
     var clientOutputLimitBytes = Connection.defaultOutputLimit
+    /// `--import-folder`: the only directory LOAD CSV may read files from; nil: none.
+    var importFolder: String?
     /// Largest bulk argument a client may send, in bytes.
     var maxBulkBytes = ProtocolLimits.defaultMaxBulkLength
 
@@ -52,6 +54,10 @@ struct ServerFlags: Equatable, Sendable {
             OptionSpec("--max-bulk-bytes", value: "N", environment: "GRAPHD_MAX_BULK_BYTES",
                        help: "largest request argument in bytes (default \(ProtocolLimits.defaultMaxBulkLength))") { o, t throws(UsageError) in
                 o.server.maxBulkBytes = try OptionValue.integer(t, flag: "--max-bulk-bytes", in: 1024...ProtocolLimits.defaultMaxBulkLength)
+            },
+            OptionSpec("--import-folder", value: "DIR", environment: "GRAPHD_IMPORT_FOLDER",
+                       help: "the only directory LOAD CSV may read files from (default: none, LOAD CSV of files is off)") { o, t throws(UsageError) in
+                o.server.importFolder = try OptionValue.nonEmpty(t, flag: "--import-folder", what: "a directory")
             },
             OptionSpec("--client-output-limit", value: "BYTES", environment: "GRAPHD_CLIENT_OUTPUT_LIMIT",
                        help: "unsent reply bytes after which a client is disconnected (default \(Connection.defaultOutputLimit))") { o, t throws(UsageError) in
