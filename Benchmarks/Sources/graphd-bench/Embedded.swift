@@ -19,6 +19,9 @@ enum EmbeddedCommand {
         "warmup": "untimed calls per phase first (default 30)",
         "budget": "seconds per operation and form; later samples are skipped (default 60)",
         "out": "result JSON path (default results/embedded-<data>-<time>.json)",
+        "threads": "reader-thread counts for the throughput phase, e.g. 1,2 (default 1,2; 0 skips it)",
+        "throughput-ops": "operations of the throughput phase (default friends,connections)",
+        "throughput-seconds": "seconds per operation and thread count (default 3)",
     ]
 
     static func run(_ options: Options, arguments: [String]) throws -> Bool {
@@ -70,6 +73,25 @@ enum EmbeddedCommand {
                          "\(result.mismatches == 0 ? "all \(l.count) correct" : "\(result.mismatches) WRONG: \(result.failures.first ?? "")")")
             }
         }
+        let threadCounts = try options.string("threads", default: "1,2").split(separator: ",").map { word -> Int in
+            guard let n = Int(word), n >= 0, n <= 64 else { throw UsageError("--threads wants counts 0…64, got '\(word)'") }
+            return n
+        }.filter { $0 > 0 }
+        let throughputOps: [Operation] = try options.string("throughput-ops") == nil ? [.friends, .connections]
+            : options.list("throughput-ops", all: Operation.allCases)
+        let seconds = try options.double("throughput-seconds", default: 3)
+        var throughput: [OperationResult] = []
+        for op in throughputOps {
+            for form in forms where form != .cypher {
+                for threads in threadCounts {
+                    let r = ReaderThroughput.measure(mix, op, form, threads: threads, seconds: seconds)
+                    if r.mismatches > 0 { report.passed = false }
+                    progress("throughput \(op.rawValue)/\(r.form): \(String(format2: r.latency.throughput, decimals: 0)) calls/s")
+                    throughput.append(r)
+                }
+            }
+        }
+        report.results.append(contentsOf: throughput)
         printEmbedded(report)
         let out = options.string("out", default: defaultResultPath(command: "embedded", dataset: source))
         try report.write(to: out)
@@ -124,7 +146,7 @@ enum EmbeddedCommand {
         let l = report.load
         print("load \(String(format2: l["seconds"] ?? 0, decimals: 2)) s; resident memory \(String(format2: (l["rssAfterMiB"] ?? 0) - (l["rssBeforeMiB"] ?? 0), decimals: 1)) MiB = " +
               "\(String(format2: l["bytesPerFriendship"] ?? 0, decimals: 1)) bytes per friendship (RSS after load − before)\n")
-        let rows = report.results.map { r -> [String] in
+        let rows = report.results.filter { !$0.form.contains("threads=") }.map { r -> [String] in
             [Operation(rawValue: r.operation)?.title ?? r.operation, r.form, "\(r.latency.count)\(r.truncated ? "*" : "")",
              formatMicroseconds(r.latency.p50), formatMicroseconds(r.latency.p95), formatMicroseconds(r.latency.p99),
              formatMicroseconds(r.latency.max), String(format2: r.latency.throughput, decimals: 0),
@@ -132,5 +154,13 @@ enum EmbeddedCommand {
         }
         print(renderTable(["operation", "form", "calls", "p50", "p95", "p99", "max", "calls/s (1 thread)", "correct"], rows))
         if report.results.contains(where: \.truncated) { print("* stopped at the phase's time budget") }
+        let threaded = report.results.filter { $0.form.contains("threads=") }
+        if !threaded.isEmpty {
+            print("\nread throughput, in process (readers in parallel on one store):")
+            print(renderTable(["operation", "form", "calls/s", "p50", "p99", "correct"], threaded.map { r in
+                [Operation(rawValue: r.operation)?.title ?? r.operation, r.form, String(format2: r.latency.throughput, decimals: 0),
+                 formatMicroseconds(r.latency.p50), formatMicroseconds(r.latency.p99), r.mismatches == 0 ? "✓" : "✗ \(r.mismatches)"]
+            }))
+        }
     }
 }
