@@ -241,6 +241,13 @@ extension Parser {
             repeat { arguments.append(try parseExpression()) } while accept(.comma)
             guard accept(.rightParen) else { throw unexpected("',' or ')'") }
         }
+        // `exists((a)-[:T]-(b))` asks whether the pattern matches, exactly as the bare pattern
+        // predicate does; as a function of a value it would only test the predicate's boolean
+        // for null and so be true for every row.
+        if name.lowercased() == "exists", !isDistinct, arguments.count == 1,
+           case .patternPredicate = arguments[0] {
+            return arguments[0]
+        }
         return .function(FunctionCall(name: name, isDistinct: isDistinct, isStar: false, arguments: arguments,
                                       location: first.location))
     }
