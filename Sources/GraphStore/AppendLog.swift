@@ -1,10 +1,13 @@
-// AppendLog.swift — the append-only log of one graph: file format, appending, and recovery.
-// Every committed transaction is one record; at open the records are replayed into a Graph.
+// AppendLog.swift — the append-only log of one graph: segment files, record framing, appending.
+// Every committed transaction is one record. Recovery (LogRecovery.swift) replays the records
+// after the newest snapshot (SnapshotFormat.swift); docs/log-format.md says the same in prose.
 //
 // FILES. A graph's directory `<data>/graphs/<name>/` holds log segments named
-// `log-<8-digit segment number>.glog`, numbered from 00000001. This slice writes one segment;
-// snapshots (issue 4) will sit beside it and start a new segment, and replay reads the segments
-// in number order (a damaged record is only ever forgiven at the end of the last one).
+// `log-<segment number, 8+ decimal digits zero padded>.glog`, numbered from 00000001, and
+// snapshots `snapshot-<number>.gsnap`. Snapshot N holds the graph as of the end of segment N-1:
+// replay loads the newest snapshot N and then reads segments N, N+1, … in number order.
+// Segments below N are left over from an interrupted compaction and are deleted at open.
+// `*.tmp` files are incomplete by construction (written before their rename) and deleted too.
 //
 // SEGMENT HEADER, 32 bytes, integers little-endian:
 //   0  8  magic "GRAPHDLG"
@@ -13,49 +16,65 @@
 //  16  8  segment number (matches the file name)
 //  24  4  reserved, 0
 //  28  4  CRC-32C of bytes 0..<28
-// The header is written to `<file>.tmp`, fsync'ed, renamed into place and the directory
+// A segment is written as `<file>.tmp`, fsync'ed, renamed into place and the directory
 // fsync'ed, so a segment file is never seen with a partial header.
 //
 // RECORD, one per committed transaction, immediately after the previous one:
 //   0  4  payload length N, 1 ≤ N ≤ 1 GiB
 //   4  4  CRC-32C of the 4 length bytes followed by the N payload bytes
-//   8  N  payload (MutationCodec.swift): varint sequence number (1, 2, 3, … across segments),
-//         varint mutation count, the mutations.
+//   8  N  payload (MutationCodec.swift): varint sequence number (1, 2, 3, … with no gaps across
+//         segments and snapshots), varint mutation count, the mutations.
 // A record is valid when it lies wholly inside the file, its checksum matches and its payload
-// decodes. Appends write the whole record with pwrite, then fdatasync, before the writer is
-// answered; a failed append truncates the file back to the end of the last good record.
-//
-// RECOVERY. Records are replayed from the header on. At the first invalid record at offset X:
-//   - if some valid record starts anywhere after X, the damage is in the middle of the log:
-//     opening fails (StoreError.corruptLog naming file and X), nothing is cut;
-//   - otherwise it is a torn tail (a crash mid-append): the file is truncated to X and a
-//     message names the file, X and the number of bytes dropped.
+// decodes. `append` writes the whole record with pwrite (looping over short writes); a failed
+// write is cut off again so the file always ends with a good record. Making it durable is
+// GroupCommit's job (one fdatasync shared by every writer waiting at that moment).
 
-/// The open log of one graph; appends records for committed transactions.
+/// The open log of one graph: where the next record goes, in which segment.
 /// Used under the GraphStore's write lock only, hence @unchecked Sendable.
-final class AppendLog: TransactionSink, @unchecked Sendable {
+final class AppendLog: @unchecked Sendable {
     static let magic: [UInt8] = Array("GRAPHDLG".utf8)
     static let formatVersion: UInt32 = 1
     static let headerLength = 32
     static let recordHeaderLength = 8
     static let maximumPayload = 1 << 30
 
-    let file: LogFile
-    /// Offset just past the last good record: where the next record goes.
+    let directory: String
+    let fileSystem: FileSystem
+    /// The newest segment, which takes the appends.
+    private(set) var file: LogFile
+    private(set) var segment: UInt64
+    /// Offset just past the last good record of `file`: where the next record goes.
     private(set) var end: Int
-    private var nextSequence: UInt64
+    /// The sequence number of the last record written (0: none yet, or all in a snapshot).
+    private(set) var lastSequence: UInt64
+    /// Sizes of the finished segments that the newest snapshot does not cover.
+    private var finishedSegmentBytes: [UInt64: Int]
+    /// The first segment not covered by a snapshot (1 when there is none).
+    private(set) var snapshotNumber: UInt64
     /// Set when a failed append could not be cut off; the next append cuts it first.
     private var needsTruncation = false
 
-    init(file: LogFile, end: Int, nextSequence: UInt64) {
+    init(directory: String, fileSystem: FileSystem, file: LogFile, segment: UInt64, end: Int, lastSequence: UInt64,
+         finishedSegmentBytes: [UInt64: Int] = [:], snapshotNumber: UInt64 = 1) {
+        self.directory = directory
+        self.fileSystem = fileSystem
         self.file = file
+        self.segment = segment
         self.end = end
-        self.nextSequence = nextSequence
+        self.lastSequence = lastSequence
+        self.finishedSegmentBytes = finishedSegmentBytes
+        self.snapshotNumber = snapshotNumber
     }
 
-    static func segmentFileName(_ number: UInt64) -> String {
+    /// Log bytes a restart would replay after the newest snapshot (what compaction shrinks).
+    var bytesSinceSnapshot: Int { finishedSegmentBytes.values.reduce(end, +) }
+
+    static func segmentFileName(_ number: UInt64) -> String { "log-" + paddedNumber(number) + ".glog" }
+
+    /// At least 8 decimal digits, zero padded, so names sort by number up to 99,999,999.
+    static func paddedNumber(_ number: UInt64) -> String {
         let digits = String(number)
-        return "log-" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".glog"
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
 
     static func header(segment: UInt64) -> [UInt8] {
@@ -80,31 +99,52 @@ final class AppendLog: TransactionSink, @unchecked Sendable {
         return bytes
     }
 
-    func append(_ mutations: [Mutation]) throws(StoreError) {
+    /// Writes `mutations` as the next record (not yet durable) and returns its sequence number.
+    /// On failure nothing of the record is left in the file, and nothing changed here.
+    func append(_ mutations: [Mutation]) throws(StoreError) -> UInt64 {
         if needsTruncation {
+            // The next record's fdatasync also makes this shorter size durable.
             try file.truncate(to: end)
-            try file.sync()
             needsTruncation = false
         }
-        let record = Self.frame(MutationCodec.encode(sequence: nextSequence, mutations))
+        let sequence = lastSequence + 1
+        let record = Self.frame(MutationCodec.encode(sequence: sequence, mutations))
         guard record.count - Self.recordHeaderLength <= Self.maximumPayload else {
-            throw StoreError(.io, "transaction too large for one log record (\(record.count) bytes)", path: file.path)
+            throw StoreError(.io, "transaction too large for one log record (\(record.count) bytes, at most "
+                             + "\(Self.maximumPayload)); split it into smaller ones", path: file.path)
         }
         do {
             try file.write(record, at: end)
-            try file.sync()
         } catch {
-            // Part of the record may be on disk: cut it so the file ends with a good record.
-            do {
-                try file.truncate(to: end)
-                try file.sync()
-            } catch {
-                needsTruncation = true
-            }
+            // Part of the record may be in the file: cut it so the file ends with a good record.
+            do { try file.truncate(to: end) } catch { needsTruncation = true }
             throw error
         }
         end += record.count
-        nextSequence += 1
+        lastSequence = sequence
+        return sequence
+    }
+
+    /// Creates the next segment durably and appends to it from now on; returns the previous
+    /// segment's file, which the caller must have made durable before any new record is.
+    func startNextSegment() throws(StoreError) -> LogFile {
+        let number = segment + 1
+        let path = directory + "/" + Self.segmentFileName(number)
+        try fileSystem.createDurably(path, contents: Self.header(segment: number))
+        let newFile = try fileSystem.open(path)
+        let previous = file
+        finishedSegmentBytes[segment] = end
+        file = newFile
+        segment = number
+        end = Self.headerLength
+        needsTruncation = false
+        return previous
+    }
+
+    /// Records that snapshot `number` now covers every segment below it.
+    func snapshotWritten(_ number: UInt64) {
+        snapshotNumber = max(snapshotNumber, number)
+        finishedSegmentBytes = finishedSegmentBytes.filter { $0.key >= snapshotNumber }
     }
 
     func close() { file.close() }

@@ -1,45 +1,104 @@
 // DataDirectory.swift — the multi-graph data directory: one GraphStore per graph name.
 // Layout: `<data>/LOCK` (flock'ed by the owning process, holding its pid) and
-// `<data>/graphs/<name>/` with that graph's log segments (AppendLog.swift).
+// `<data>/graphs/<name>/` with that graph's snapshots and log segments (AppendLog.swift).
+// Also runs the once-a-second flusher of `--fsync everysec` and installs imported graphs.
 
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Synchronization
 
 /// The data directory: one GraphStore per graph name, opened (replayed) on first use.
 /// Holds an exclusive lock on `<path>/LOCK` for its lifetime, so two processes (or two
 /// DataDirectory values) never write the same graphs.
 public final class DataDirectory: @unchecked Sendable {
-    // @unchecked: the mutable state is inside `state`, a Mutex; `lockFD` is immutable.
+    // @unchecked: the mutable state is inside `state`, a Mutex; the rest is immutable.
+
+    /// How graphs are made durable and repaired (graphd's --fsync, --compaction-ratio, --repair).
+    public struct Options: Sendable, Equatable {
+        /// When log records are fdatasync'ed.
+        public var fsync: FsyncPolicy = .always
+        /// Compact a graph automatically once the log a restart would replay after its newest
+        /// snapshot is larger than `compactionRatio` × the snapshot (and than
+        /// `compactionMinimumBytes`). 1 keeps a restart's replay no longer than its snapshot
+        /// load and writes each byte about twice; 0 turns automatic compaction off.
+        public var compactionRatio: Double = 1.0
+        /// Below this much log no automatic compaction happens (small graphs just replay).
+        public var compactionMinimumBytes: Int = 16 << 20
+        /// Open damaged graphs by cutting their log at the last good record (keeping a copy of
+        /// what is cut) or falling back from a damaged snapshot, instead of refusing.
+        public var repair = false
+
+        public init(fsync: FsyncPolicy = .always, compactionRatio: Double = 1.0,
+                    compactionMinimumBytes: Int = 16 << 20, repair: Bool = false) {
+            self.fsync = fsync
+            self.compactionRatio = compactionRatio
+            self.compactionMinimumBytes = compactionMinimumBytes
+            self.repair = repair
+        }
+    }
+
     public let path: String
+    public let options: Options
+    let fileSystem: FileSystem
     private let lockFD: Int32
     private let state = Mutex(State())
+    private let recentEvents = RecentEvents()
+    private let report: @Sendable (String) -> Void
+    private var flusher: DispatchSourceTimer?
 
     private struct State {
         var stores: [String: GraphStore] = [:]
         var messages: [String] = []
     }
 
+    /// The latest background events, kept for `events` (tests, diagnostics).
+    private final class RecentEvents: Sendable {
+        let items = Mutex<[String]>([])
+        func append(_ message: String) {
+            items.withLock { items in
+                items.append(message)
+                if items.count > 100 { items.removeFirst() }
+            }
+        }
+    }
+
     /// Longest graph name accepted, in UTF-8 bytes (a directory name must fit in 255).
     public static let maximumNameLength = 200
 
     /// Opens the data directory at `path`, creating it if missing, and takes its lock.
-    public init(path: String) throws(StoreError) {
+    /// `events` receives what happens later in the background (a failed fsync or compaction).
+    public convenience init(path: String, options: Options = Options(),
+                            events: (@Sendable (String) -> Void)? = nil) throws(StoreError) {
+        try self.init(path: path, options: options, events: events, fileSystem: PosixFileSystem())
+    }
+
+    init(path: String, options: Options, events: (@Sendable (String) -> Void)?, fileSystem: FileSystem) throws(StoreError) {
         self.path = path
-        try FileSystem.createDirectory(path + "/graphs")
+        self.options = options
+        self.fileSystem = fileSystem
+        try fileSystem.createDirectory(path + "/graphs")
         lockFD = try Self.acquireLock(path + "/LOCK", directory: path)
+        let recent = recentEvents
+        report = { message in
+            recent.append(message)
+            events?(message)
+        }
+        removeInterruptedInstalls()
+        if options.fsync == .everysec { startFlusher() }
     }
 
     deinit {
+        flusher?.cancel()
         state.withLock { state in for store in state.stores.values { store.close() } }
         _ = Glibc.close(lockFD)  // releases the flock
     }
 
     /// Names of all graphs on disk, sorted.
     public func graphNames() -> [String] {
-        let names = (try? FileSystem.contentsOfDirectory(graphsPath)) ?? []
-        return names.filter { Self.validationProblem($0) == nil && FileSystem.isDirectory(graphsPath + "/" + $0) }.sorted()
+        let names = (try? fileSystem.contentsOfDirectory(graphsPath)) ?? []
+        return names.filter { Self.validationProblem($0) == nil && fileSystem.isDirectory(graphsPath + "/" + $0) }.sorted()
     }
 
     /// The store of graph `name`, opened and replayed on first use; nil when there is no such graph.
@@ -47,7 +106,7 @@ public final class DataDirectory: @unchecked Sendable {
         try Self.validate(name)
         return try state.withLock { (state) throws(StoreError) -> GraphStore? in
             if let store = state.stores[name] { return store }
-            guard FileSystem.isDirectory(directory(of: name)) else { return nil }
+            guard fileSystem.isDirectory(directory(of: name)) else { return nil }
             return try open(name, state: &state)
         }
     }
@@ -58,9 +117,9 @@ public final class DataDirectory: @unchecked Sendable {
         return try state.withLock { (state) throws(StoreError) -> GraphStore in
             if let store = state.stores[name] { return store }
             let dir = directory(of: name)
-            if !FileSystem.isDirectory(dir) {
-                try FileSystem.createDirectory(dir)
-                try PosixFile.syncDirectory(of: dir)  // make the new entry in graphs/ durable
+            if !fileSystem.isDirectory(dir) {
+                try fileSystem.createDirectory(dir)
+                try fileSystem.syncDirectory(graphsPath)  // make the new entry in graphs/ durable
             }
             return try open(name, state: &state)
         }
@@ -73,16 +132,79 @@ public final class DataDirectory: @unchecked Sendable {
         return try state.withLock { (state) throws(StoreError) -> Bool in
             if let store = state.stores.removeValue(forKey: name) { store.close() }
             let dir = directory(of: name)
-            guard FileSystem.isDirectory(dir) else { return false }
-            try FileSystem.removeItem(dir)
-            try PosixFile.syncDirectory(of: dir)
+            guard fileSystem.isDirectory(dir) else { return false }
+            try fileSystem.removeTree(dir)
+            try fileSystem.syncDirectory(graphsPath)
             return true
+        }
+    }
+
+    /// Makes `graph` the entire content of graph `name` (import): snapshot + fresh log segment,
+    /// atomically; a crash leaves the old graph or the new one, never a mix. replacing:false
+    /// throws StoreError(.graphExists) if the graph exists. The old store, if open, is closed
+    /// (its writers get StoreError(.closed)).
+    public func installGraph(named name: String, graph: Graph, replacing: Bool) throws(StoreError) -> GraphStore {
+        try Self.validate(name)
+        var graph = graph
+        if graph.isInTransaction { graph.rollbackTransaction() }
+        return try state.withLock { (state) throws(StoreError) -> GraphStore in
+            let target = directory(of: name)
+            let exists = fileSystem.isDirectory(target)
+            if exists && !replacing {
+                throw StoreError(.graphExists, "graph '\(name)' already exists in \(path); delete it first or replace it",
+                                 path: target)
+            }
+            // Build the new graph beside the old one, under a name no graph can have ('..').
+            let staging = graphsPath + "/" + name + Self.installingSuffix
+            try fileSystem.removeTree(staging)
+            try fileSystem.createDirectory(staging)
+            let snapshotLength: Int
+            do throws(StoreError) {
+                snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: 0, directory: staging)
+                try fileSystem.createDurably(staging + "/" + AppendLog.segmentFileName(1), contents: AppendLog.header(segment: 1))
+                try fileSystem.syncDirectory(graphsPath)
+            } catch {
+                try? fileSystem.removeTree(staging)
+                throw error
+            }
+            if let old = state.stores.removeValue(forKey: name) { old.close() }
+            // One atomic step switches graphs: an exchange (old ↔ new) or a plain rename.
+            do throws(StoreError) {
+                if exists {
+                    try fileSystem.exchange(staging, target)
+                } else {
+                    try fileSystem.rename(staging, to: target)
+                }
+            } catch {
+                try? fileSystem.removeTree(staging)
+                throw error
+            }
+            try fileSystem.syncDirectory(graphsPath)
+            try? fileSystem.removeTree(staging)  // the old graph, after an exchange
+            // The graph is in memory already: open only its (empty) log instead of reloading.
+            let file = try fileSystem.open(target + "/" + AppendLog.segmentFileName(1))
+            let log = AppendLog(directory: target, fileSystem: fileSystem, file: file, segment: 1,
+                                end: AppendLog.headerLength, lastSequence: 0, snapshotNumber: 1)
+            let store = GraphStore.opened(name: name,
+                                          recovered: RecoveredLog(graph: graph, log: log, messages: [], snapshotLength: snapshotLength),
+                                          directory: target, fileSystem: fileSystem, options: options, report: report)
+            state.stores[name] = store
+            return store
         }
     }
 
     /// What recovery repaired so far, e.g. "graphd: social: torn record at offset 812 of
     /// /d/graphs/social/log-00000001.glog cut off (37 bytes dropped)".
     public var recoveryMessages: [String] { state.withLock { $0.messages } }
+
+    /// The latest background events (at most 100): failed fsyncs, compactions.
+    public var events: [String] { recentEvents.items.withLock { $0 } }
+
+    /// Runs one tick of the `everysec` flusher now (tests call it instead of waiting a second).
+    func flushAll() {
+        let stores = state.withLock { Array($0.stores.values) }
+        for store in stores { store.flushTick() }
+    }
 
     // MARK: names
 
@@ -105,15 +227,39 @@ public final class DataDirectory: @unchecked Sendable {
 
     // MARK: internals
 
+    /// Suffix of a graph being installed; contains "..", so it is never a graph name.
+    static let installingSuffix = "..installing"
+
     private var graphsPath: String { path + "/graphs" }
     private func directory(of name: String) -> String { graphsPath + "/" + name }
 
     private func open(_ name: String, state: inout State) throws(StoreError) -> GraphStore {
-        let recovered = try LogRecovery.open(directory: directory(of: name), graphName: name)
-        let store = GraphStore(name: name, graph: recovered.graph, sink: recovered.log)
+        let dir = directory(of: name)
+        let recovered = try LogRecovery.open(directory: dir, graphName: name, fileSystem: fileSystem,
+                                             mode: RecoveryMode(repair: options.repair, cleanUp: true))
+        let store = GraphStore.opened(name: name, recovered: recovered, directory: dir, fileSystem: fileSystem,
+                                      options: options, report: report)
         state.stores[name] = store
         state.messages += recovered.messages
         return store
+    }
+
+    /// An install interrupted by a crash leaves `<name>..installing`: the new graph before its
+    /// switch, or the old one after it. Either way the graph in place is the one to keep.
+    private func removeInterruptedInstalls() {
+        let names = (try? fileSystem.contentsOfDirectory(graphsPath)) ?? []
+        for name in names where name.hasSuffix(Self.installingSuffix) {
+            try? fileSystem.removeTree(graphsPath + "/" + name)
+        }
+    }
+
+    /// The `everysec` flusher: every second, fdatasync each graph's new records.
+    private func startFlusher() {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "graphd.flusher", qos: .utility))
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in self?.flushAll() }
+        timer.resume()
+        flusher = timer
     }
 
     /// Takes an exclusive flock on `lockPath` (a fresh open file description, so it also

@@ -1,28 +1,48 @@
 // GraphStore.swift — one named graph with its log: the unit the query layer reads and writes.
-// Reads share a read lock; a write takes the write lock, runs one transaction, appends its
-// mutations to the log as one record (fsync'ed) and only then commits in memory.
+// Reads share a read lock. A write takes the write lock, runs one transaction, appends its
+// mutations to the log as one record (pwrite) and commits in memory; it then RELEASES the lock
+// and waits (under --fsync always) for a group-commit fdatasync that covers its record, so
+// concurrent writers share fsyncs. Compaction (SnapshotCompaction.swift) and the recovery from
+// a failed fsync (FsyncFailureRecovery.swift) are extensions of this class.
+//
+// VISIBILITY. A reader may see a write whose record is written but not yet fdatasync'ed (for
+// at most one fsync's time); its writer is not answered until it is durable. If that fsync
+// fails, the write is not acknowledged, and the store cuts the log back to its last durable
+// record and reloads the graph from disk, undoing it — so a reader can, in that rare case,
+// have seen a write that then disappears (as with Redis's and FalkorDB's appendfsync always).
 
-/// Where a store's committed transactions go; the append-only log, or nothing (in memory).
-protocol TransactionSink: AnyObject, Sendable {
-    /// Makes `mutations` durable as one record, or throws and leaves the log as it was.
-    func append(_ mutations: [Mutation]) throws(StoreError)
-    func close()
-}
+import Dispatch
+import Synchronization
 
-/// A graph with its append-only log: readers share, one writer at a time.
+/// A graph with its append-only log: readers share, one writer at a time applies, and
+/// writers wait for durability together.
 public final class GraphStore: @unchecked Sendable {
-    // @unchecked: `graph` and `closed` are only touched under `lock` (reads under the read
-    // lock, changes under the write lock), which is what makes the class safe to share.
+    // @unchecked: `graph`, `log`, `closed` and `snapshotLength` are only touched under `lock`
+    // (reads under the read lock, changes under the write lock); `storage` is immutable and
+    // thread-safe; the compaction fields are a Mutex and an Atomic.
     public let name: String
-    private let lock = ReadWriteLock()
-    private var graph: Graph
-    private let sink: TransactionSink?
-    private var closed = false
+    let lock = ReadWriteLock()
+    var graph: Graph
+    /// The durable side; nil for an in-memory store.
+    let storage: StoreStorage?
+    /// The open log; replaced when a failed fsync makes the store reload from disk.
+    var log: AppendLog?
+    var closed = false
+    /// Size of the newest snapshot (0: none), the base of the automatic-compaction ratio.
+    var snapshotLength: Int
+    /// Held for the whole of a compaction, so two never overlap (and close waits for one).
+    let compactionGate = Mutex<Void>(())
+    /// True while an automatic compaction is queued or running.
+    let compactionScheduled = Atomic<Bool>(false)
+    /// After a failed automatic compaction: do not retry before the log holds this many bytes.
+    let compactionRetryBytes = Atomic<Int>(0)
 
-    init(name: String, graph: Graph, sink: TransactionSink?) {
+    init(name: String, graph: Graph, log: AppendLog?, storage: StoreStorage?, snapshotLength: Int = 0) {
         self.name = name
         self.graph = graph
-        self.sink = sink
+        self.log = log
+        self.storage = storage
+        self.snapshotLength = snapshotLength
     }
 
     /// Every reader sees only committed transactions. The closure must not let `graph` escape
@@ -31,14 +51,21 @@ public final class GraphStore: @unchecked Sendable {
         try lock.withReadLock { try body(graph) }
     }
 
-    /// Runs `body` as one transaction: on throw, everything is rolled back and the error rethrown;
-    /// on return, the mutations are appended to the log as ONE checksummed record and fsync'ed
-    /// BEFORE `write` returns. If the append fails the transaction is rolled back and a
-    /// StoreError is thrown. A body that changed nothing writes no record.
+    /// Runs `body` as one transaction: on throw, everything is rolled back and the error rethrown.
+    /// On return, the mutations are appended to the log as ONE checksummed record; under
+    /// `--fsync always` `write` returns only once that record is fdatasync'ed (shared with the
+    /// writers waiting at the same moment). If the append or its fsync fails, the transaction is
+    /// undone and a StoreError is thrown. A body that changed nothing writes no record.
     /// `body` must not call back into this store (it holds the write lock).
     public func write<R>(_ body: (inout Graph) throws -> R) throws -> R {
-        try lock.withWriteLock {
+        // Under `always`, announce this writer so that a leader about to fsync waits for it.
+        let announced = storage?.options.fsync == .always ? storage?.commit : nil
+        announced?.enter()
+        var recorded = false
+        defer { if !recorded { announced?.leave() } }
+        let (result, ticket, logBytes): (R, GroupCommit.Ticket?, Int) = try lock.withWriteLock {
             if closed { throw StoreError(.closed, "graph '\(name)' was deleted or closed; it takes no more writes") }
+            if let storage, storage.commit.failureError != nil { try recoverAfterFailedFsyncLocked(storage) }
             graph.beginTransaction()
             let result: R
             do {
@@ -48,35 +75,92 @@ public final class GraphStore: @unchecked Sendable {
                 throw error
             }
             let mutations = graph.pendingMutations
-            if !mutations.isEmpty, let sink {
-                do {
-                    try sink.append(mutations)
-                } catch {
-                    graph.rollbackTransaction()
-                    throw error
-                }
+            guard !mutations.isEmpty, let storage, let log else {
+                _ = graph.commitTransaction()
+                return (result, nil, 0)
+            }
+            let sequence: UInt64
+            do throws(StoreError) {
+                sequence = try log.append(mutations)
+            } catch {
+                graph.rollbackTransaction()
+                throw StoreError(.io, "graph '\(name)': the write was not applied: \(error.message)", path: error.path)
             }
             _ = graph.commitTransaction()
-            return result
+            recorded = announced != nil
+            let ticket = announced?.wrote(sequence: sequence, end: log.end)
+                ?? storage.commit.wrote(sequence: sequence, end: log.end, announced: false)
+            return (result, ticket, log.bytesSinceSnapshot)
         }
+        guard let ticket, let storage else { return result }
+        if storage.options.fsync == .always {
+            do {
+                try storage.commit.waitUntilDurable(ticket)
+            } catch {
+                let outcome = recoverAfterFailedFsync()
+                throw StoreError(.io, "graph '\(name)': the write was not acknowledged: \(error.message); \(outcome)", path: error.path)
+            }
+        }
+        if isCompactionDue(logBytes: logBytes, storage: storage) {
+            scheduleCompaction(reason: "the log outgrew the snapshot")
+        }
+        return result
     }
 
-    /// Closes the log; later writes throw StoreError(.closed). Reads still see the last state.
-    /// Waits for a running write to finish.
+    /// Closes the log (making everything written durable first); later writes throw
+    /// StoreError(.closed). Reads still see the last state. Waits for a running write or
+    /// compaction to finish.
     public func close() {
-        lock.withWriteLock {
-            guard !closed else { return }
-            closed = true
-            sink?.close()
+        compactionGate.withLock { _ in
+            lock.withWriteLock {
+                guard !closed else { return }
+                closed = true
+                guard let storage else { return }
+                if storage.commit.failureError == nil {
+                    do throws(StoreError) { try storage.commit.flush() } catch {
+                        storage.report("graphd: \(name): fsync of the log at close failed: \(error.message)")
+                    }
+                }
+                storage.commit.close()
+            }
         }
     }
 
     public var isClosed: Bool { lock.withReadLock { closed } }
+
+    /// Runs `body` under the write lock, keeping its typed error.
+    func withWriteLock<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        do {
+            return try lock.withWriteLock { try body() }
+        } catch {
+            throw error as! StoreError  // `body` throws only StoreError
+        }
+    }
+}
+
+/// What a durable store needs besides its graph: where its files are, how to sync them, and
+/// where to report what happens in the background. Immutable; shared with its background work.
+struct StoreStorage: Sendable {
+    let directory: String
+    let fileSystem: FileSystem
+    let options: DataDirectory.Options
+    let commit: GroupCommit
+    /// Where background events (failed fsyncs, failed compactions) are reported.
+    let report: @Sendable (String) -> Void
 }
 
 extension GraphStore {
     /// A store with no log: for tests and for embedding without persistence.
     public static func inMemory(name: String = "memory") -> GraphStore {
-        GraphStore(name: name, graph: Graph(), sink: nil)
+        GraphStore(name: name, graph: Graph(), log: nil, storage: nil)
+    }
+
+    /// A store over a recovered graph directory.
+    static func opened(name: String, recovered: RecoveredLog, directory: String, fileSystem: FileSystem,
+                       options: DataDirectory.Options, report: @escaping @Sendable (String) -> Void) -> GraphStore {
+        let commit = GroupCommit(file: recovered.log.file, sequence: recovered.log.lastSequence, end: recovered.log.end)
+        let storage = StoreStorage(directory: directory, fileSystem: fileSystem, options: options, commit: commit, report: report)
+        return GraphStore(name: name, graph: recovered.graph, log: recovered.log, storage: storage,
+                          snapshotLength: recovered.snapshotLength)
     }
 }

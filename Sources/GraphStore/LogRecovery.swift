@@ -1,98 +1,235 @@
-// LogRecovery.swift — opens a graph's log segments and replays them into a Graph.
-// Implements the RECOVERY rules written at the top of AppendLog.swift: a damaged last record
-// is cut off with a message; damage followed by valid data, or an unknown version, refuses.
+// LogRecovery.swift — opens a graph directory: loads the newest snapshot, replays the log
+// segments after it, and applies the recovery rules. Formats: AppendLog.swift (segments and
+// records) and SnapshotFormat.swift (snapshots); the rules are in docs/durability.md.
+//
+// RULES. (1) A torn or checksum-failing record at the very end of the newest segment, with no
+// valid record after it, is what a crash mid-append leaves: it is cut off and reported with the
+// file, the offset and the number of bytes dropped. (2) Damage anywhere else — a bad record
+// followed by valid ones, a bad record at the end of an older segment, a sequence gap, a record
+// that does not apply, a damaged segment header, a damaged snapshot — refuses to open, naming
+// the file and offset; `--repair` then cuts the log at the last good record (keeping a copy of
+// every byte it cuts, `<file>.cut-<time>`) or sets a damaged snapshot aside and falls back to
+// an older snapshot or the log it replaced. (3) An unknown format version always refuses:
+// that file is not damaged, it needs another graphd.
 
-/// The outcome of opening a graph directory's log.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The outcome of opening a graph directory.
 struct RecoveredLog {
     var graph: Graph
     var log: AppendLog
     /// One line per repair made, for the operator.
     var messages: [String]
+    /// Size of the snapshot the graph was loaded from (0: none).
+    var snapshotLength: Int
+}
+
+/// How to open: whether to repair damage and whether to delete leftovers of interrupted work.
+struct RecoveryMode {
+    /// --repair: cut damaged logs and set damaged snapshots aside instead of refusing.
+    var repair = false
+    /// Delete `*.tmp` files and files a newer snapshot covers (not while a compaction may run).
+    var cleanUp = true
 }
 
 enum LogRecovery {
-    /// Opens (creating if needed) the log in `directory` and replays it.
-    static func open(directory: String, graphName: String) throws(StoreError) -> RecoveredLog {
-        let segments = try segmentNumbers(in: directory)
-        if segments.isEmpty {
-            let path = directory + "/" + AppendLog.segmentFileName(1)
-            try PosixFile.createDurably(path, contents: AppendLog.header(segment: 1))
-            let file = try PosixFile(openExisting: path)
-            return RecoveredLog(graph: Graph(), log: AppendLog(file: file, end: AppendLog.headerLength, nextSequence: 1), messages: [])
-        }
-        var graph = Graph()
+    /// Opens (creating if needed) the graph stored in `directory` and replays it.
+    static func open(directory: String, graphName: String, fileSystem: FileSystem,
+                     mode: RecoveryMode = RecoveryMode()) throws(StoreError) -> RecoveredLog {
         var messages: [String] = []
-        var sequence: UInt64 = 0
-        // Older segments must be whole; only the newest may end in a torn record.
-        for number in segments.dropLast() {
-            let file = try PosixFile(openExisting: directory + "/" + AppendLog.segmentFileName(number))
-            defer { file.close() }
-            _ = try replay(file, segment: number, isLast: false, graphName: graphName,
-                           into: &graph, sequence: &sequence, messages: &messages)
+        let names = try fileSystem.contentsOfDirectory(directory)
+        if mode.cleanUp {
+            for name in names where name.hasSuffix(".tmp") { try fileSystem.removeFile(directory + "/" + name) }
         }
-        let newest = segments[segments.count - 1]
-        let file = try PosixFile(openExisting: directory + "/" + AppendLog.segmentFileName(newest))
-        let end = try replay(file, segment: newest, isLast: true, graphName: graphName,
-                             into: &graph, sequence: &sequence, messages: &messages)
-        return RecoveredLog(graph: graph, log: AppendLog(file: file, end: end, nextSequence: sequence + 1), messages: messages)
-    }
+        var segments = names.compactMap(segmentNumber(inFileName:)).sorted()
+        let snapshots = names.compactMap(SnapshotFormat.number(inFileName:)).sorted()
 
-    /// The segment numbers present in `directory`, ascending.
-    static func segmentNumbers(in directory: String) throws(StoreError) -> [UInt64] {
-        try FileSystem.contentsOfDirectory(directory).compactMap { name -> UInt64? in
-            guard name.hasPrefix("log-"), name.hasSuffix(".glog") else { return nil }
-            return UInt64(name.dropFirst(4).dropLast(5))
-        }.sorted()
-    }
+        // The newest snapshot that loads; damaged ones refuse, or with --repair are set aside.
+        var loaded: LoadedSnapshot?
+        let reader = SnapshotReader(fileSystem: fileSystem)
+        for (position, number) in snapshots.enumerated().reversed() {
+            let path = directory + "/" + SnapshotFormat.fileName(number)
+            do {
+                loaded = try reader.read(path: path, number: number)
+                break
+            } catch where error.kind == .corruptSnapshot {
+                let older = position > 0 ? snapshots[position - 1] : nil
+                let fallback = fallbackDescription(olderSnapshot: older, segments: segments, below: number)
+                guard mode.repair, let fallback else {
+                    throw StoreError(.corruptSnapshot, "graph '\(graphName)': \(error.message); refusing to open so that nothing is lost. "
+                        + (fallback.map { "Start graphd with --repair to set the snapshot aside (renamed to \(path).damaged) and load \($0) instead, or restore the graph directory from a backup" }
+                           ?? "The log it replaced was already removed, so --repair cannot rebuild it: restore the graph directory from a backup"),
+                        path: error.path, offset: error.offset)
+                }
+                try fileSystem.rename(path, to: path + ".damaged")
+                try fileSystem.syncDirectory(directory)
+                messages.append("graphd: \(graphName): --repair set the damaged snapshot \(path) aside (\(path).damaged: \(error.message)) and loads \(fallback) instead")
+            }
+        }
+        let base = loaded?.number ?? 1
 
-    /// Replays one segment; returns the offset just past its last good record.
-    static func replay(_ file: LogFile, segment: UInt64, isLast: Bool, graphName: String,
-                       into graph: inout Graph, sequence: inout UInt64, messages: inout [String]) throws(StoreError) -> Int {
-        let path = file.path
-        let bytes = try file.read(at: 0, count: try file.size())
-        try checkHeader(bytes, path: path, segment: segment)
-        var offset = AppendLog.headerLength
-        while offset < bytes.count {
-            if let (payload, next) = validRecord(in: bytes, at: offset),
-               let (recordSequence, mutations) = try? MutationCodec.decode(payload) {
-                guard recordSequence == sequence + 1 else {
+        // Finish an interrupted compaction: what the loaded snapshot covers is no longer needed.
+        if mode.cleanUp {
+            var removed = false
+            for number in segments where number < base {
+                try fileSystem.removeFile(directory + "/" + AppendLog.segmentFileName(number)); removed = true
+            }
+            for number in snapshots where number < base {
+                try fileSystem.removeFile(directory + "/" + SnapshotFormat.fileName(number)); removed = true
+            }
+            if removed { try fileSystem.syncDirectory(directory) }
+        }
+        segments = segments.filter { $0 >= base }
+        for (position, number) in segments.enumerated() where number != base + UInt64(position) {
+            let missing = AppendLog.segmentFileName(base + UInt64(position))
+            throw StoreError(.corruptLog,
+                "graph '\(graphName)': log segment \(directory)/\(missing) is missing (the graph continues in "
+                + "\(AppendLog.segmentFileName(number))); refusing to open with a gap in the log. Restore the missing file from a backup",
+                path: directory + "/" + missing, offset: 0)
+        }
+
+        var graph = loaded?.graph ?? Graph()
+        var sequence = loaded?.lastSequence ?? 0
+        if segments.isEmpty {
+            let path = directory + "/" + AppendLog.segmentFileName(base)
+            try fileSystem.createDurably(path, contents: AppendLog.header(segment: base))
+            let file = try fileSystem.open(path)
+            let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: base,
+                                end: AppendLog.headerLength, lastSequence: sequence, snapshotNumber: base)
+            return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
+        }
+
+        var finished: [UInt64: Int] = [:]
+        var index = 0
+        while index < segments.count {
+            let number = segments[index]
+            let isLast = index == segments.count - 1
+            let path = directory + "/" + AppendLog.segmentFileName(number)
+            let file = try fileSystem.open(path)
+            let outcome = try replay(file, segment: number, graphName: graphName, into: &graph, sequence: &sequence)
+            switch outcome {
+            case .clean(let end):
+                if isLast {
+                    let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: number, end: end,
+                                        lastSequence: sequence, finishedSegmentBytes: finished, snapshotNumber: base)
+                    return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
+                }
+                finished[number] = end
+                file.close()
+            case .damaged(let offset, _, _, let isTornTail) where isTornTail && isLast:
+                let dropped = try file.size() - offset
+                try file.truncate(to: offset)
+                try file.sync()
+                messages.append("graphd: \(graphName): torn record at offset \(offset) of \(path) cut off (\(dropped) bytes dropped)")
+                let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: number, end: offset,
+                                    lastSequence: sequence, finishedSegmentBytes: finished, snapshotNumber: base)
+                return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
+            case .damaged(let offset, let reason, let detail, _):
+                let later = segments[(index + 1)...].map { AppendLog.segmentFileName($0) }
+                guard mode.repair else {
+                    file.close()
+                    let laterText = later.isEmpty ? "" : " and the later segment(s) \(later.joined(separator: ", "))"
                     throw StoreError(.corruptLog,
-                        "graph '\(graphName)': record at offset \(offset) of \(path) has sequence number \(recordSequence), "
-                        + "expected \(sequence + 1): the log is out of order; restore the graph from a backup",
+                        "graph '\(graphName)': \(reason) at offset \(offset) of \(path)\(detail); refusing to open so that nothing is lost. "
+                        + "To proceed, restore the graph directory from a backup, or start graphd with --repair to truncate the "
+                        + "log at offset \(offset) (the last good record) and keep a copy of the cut bytes\(laterText) beside it",
                         path: path, offset: offset)
                 }
-                try apply(mutations, to: &graph, path: path, offset: offset, graphName: graphName)
-                sequence = recordSequence
-                offset = next
-                continue
+                try cut(file, at: offset, later: later, directory: directory, graphName: graphName, reason: reason + detail,
+                        fileSystem: fileSystem, messages: &messages)
+                let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: number, end: offset,
+                                    lastSequence: sequence, finishedSegmentBytes: finished, snapshotNumber: base)
+                return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
             }
-            // An invalid record: a torn tail only if nothing valid follows it.
-            if let later = firstValidRecord(in: bytes, after: offset) {
-                throw StoreError(.corruptLog,
-                    "graph '\(graphName)': corrupt record at offset \(offset) of \(path), followed by a valid record at offset \(later); "
-                    + "refusing to open so that nothing is lost. To proceed, restore the file from a backup, or keep a copy "
-                    + "and truncate it to \(offset) bytes (losing every record from offset \(offset) on)",
-                    path: path, offset: offset)
-            }
-            guard isLast else {
-                throw StoreError(.corruptLog,
-                    "graph '\(graphName)': corrupt record at offset \(offset) at the end of \(path), which is not the newest "
-                    + "log segment; refusing to open. Restore the graph from a backup", path: path, offset: offset)
-            }
-            let dropped = bytes.count - offset
-            try file.truncate(to: offset)
-            try file.sync()
-            messages.append("graphd: \(graphName): torn record at offset \(offset) of \(path) cut off (\(dropped) bytes dropped)")
-            return offset
+            index += 1
         }
-        return offset
+        preconditionFailure("the loop returns at the last segment")  // segments is not empty here
     }
 
-    static func checkHeader(_ bytes: [UInt8], path: String, segment: UInt64) throws(StoreError) {
+    /// What --repair would load instead of a damaged snapshot `number`, or nil when the data it
+    /// replaced is gone: an older snapshot with every segment from it on, or segments from 1.
+    static func fallbackDescription(olderSnapshot: UInt64?, segments: [UInt64], below number: UInt64) -> String? {
+        let from = olderSnapshot ?? 1
+        let needed = Set(from..<number)
+        guard needed.isSubset(of: Set(segments)) else { return nil }
+        if let older = olderSnapshot { return "the older \(SnapshotFormat.fileName(older)) and the log after it" }
+        return "the whole log from \(AppendLog.segmentFileName(1))"
+    }
+
+    /// The segment number of a `log-<N>.glog` file name.
+    static func segmentNumber(inFileName name: String) -> UInt64? {
+        guard name.hasPrefix("log-"), name.hasSuffix(".glog") else { return nil }
+        return UInt64(name.dropFirst(4).dropLast(5))
+    }
+
+    /// --repair: keeps a copy of everything from `offset` on (and moves later segments aside
+    /// whole), then truncates the segment at the last good record.
+    static func cut(_ file: LogFile, at offset: Int, later: [String], directory: String, graphName: String,
+                    reason: String, fileSystem: FileSystem, messages: inout [String]) throws(StoreError) {
+        let stamp = String(time(nil))
+        let size = try file.size()
+        let kept = file.path + ".cut-" + stamp
+        try fileSystem.createDurably(kept, contents: try file.read(at: offset, count: size - offset))
+        try file.truncate(to: offset)
+        try file.sync()
+        for name in later {
+            try fileSystem.rename(directory + "/" + name, to: directory + "/" + name + ".cut-" + stamp)
+        }
+        try fileSystem.syncDirectory(directory)
+        let laterText = later.isEmpty ? "" : "; later segments moved aside: " + later.map { "\($0).cut-\(stamp)" }.joined(separator: ", ")
+        messages.append("graphd: \(graphName): --repair cut \(file.path) at offset \(offset) (\(reason)); "
+                        + "the \(size - offset) bytes cut are kept in \(kept)\(laterText)")
+    }
+
+    /// How replaying one segment ended.
+    enum SegmentOutcome {
+        /// Every record is good; the offset after the last one.
+        case clean(end: Int)
+        /// The first bad byte range starts at `offset`; `isTornTail` when nothing valid follows it.
+        /// The message reads "<reason> at offset <offset> of <file><detail>".
+        case damaged(offset: Int, reason: String, detail: String, isTornTail: Bool)
+    }
+
+    /// Replays one segment into `graph`, continuing `sequence`.
+    static func replay(_ file: LogFile, segment: UInt64, graphName: String,
+                       into graph: inout Graph, sequence: inout UInt64) throws(StoreError) -> SegmentOutcome {
+        let path = file.path
+        let bytes = try file.read(at: 0, count: try file.size())
+        if let problem = try headerProblem(bytes, path: path, segment: segment) {
+            return .damaged(offset: 0, reason: problem, detail: "", isTornTail: false)
+        }
+        var offset = AppendLog.headerLength
+        while offset < bytes.count {
+            guard let (payload, next) = validRecord(in: bytes, at: offset),
+                  let (recordSequence, mutations) = try? MutationCodec.decode(payload) else {
+                // An invalid record: a torn tail only if nothing valid follows it.
+                if let later = firstValidRecord(in: bytes, after: offset) {
+                    return .damaged(offset: offset, reason: "corrupt record", detail: " (a valid record follows at offset \(later))",
+                                    isTornTail: false)
+                }
+                return .damaged(offset: offset, reason: "incomplete or checksum-failing record", detail: "", isTornTail: true)
+            }
+            guard recordSequence == sequence + 1 else {
+                return .damaged(offset: offset, reason: "record with sequence number \(recordSequence)",
+                                detail: " where \(sequence + 1) was expected (a gap in the log)", isTornTail: false)
+            }
+            if let problem = apply(mutations, to: &graph) {
+                return .damaged(offset: offset, reason: "record that does not apply to the graph",
+                                detail: " (\(problem))", isTornTail: false)
+            }
+            sequence = recordSequence
+            offset = next
+        }
+        return .clean(end: offset)
+    }
+
+    /// Why a segment header is unusable, nil when it is good; throws for another version.
+    static func headerProblem(_ bytes: [UInt8], path: String, segment: UInt64) throws(StoreError) -> String? {
         let n = AppendLog.headerLength
         guard bytes.count >= n, Array(bytes[0..<8]) == AppendLog.magic else {
-            throw StoreError(.corruptLog, "\(path) is not a graphd log (bad header at offset 0); move it out of the graph directory",
-                             path: path, offset: 0)
+            return "not a graphd log segment (bad header)"
         }
         let version = bytes.littleEndian(UInt32.self, at: 8)
         guard version == AppendLog.formatVersion else {
@@ -103,9 +240,9 @@ enum LogRecovery {
         guard CRC32C.checksum(bytes[0..<28]) == bytes.littleEndian(UInt32.self, at: 28),
               bytes.littleEndian(UInt32.self, at: 12) == UInt32(n),
               bytes.littleEndian(UInt64.self, at: 16) == segment else {
-            throw StoreError(.corruptLog, "\(path) has a damaged header (offset 0); restore the graph from a backup",
-                             path: path, offset: 0)
+            return "damaged segment header"
         }
+        return nil
     }
 
     /// The payload and end offset of a well-framed record with a matching checksum at `offset`.
@@ -133,19 +270,18 @@ enum LogRecovery {
         return nil
     }
 
-    static func apply(_ mutations: [Mutation], to graph: inout Graph, path: String, offset: Int,
-                      graphName: String) throws(StoreError) {
+    /// Applies one record's mutations as a transaction; returns why it does not fit, or nil.
+    static func apply(_ mutations: [Mutation], to graph: inout Graph) -> String? {
         graph.beginTransaction()
         for mutation in mutations {
             do {
                 try graph.apply(mutation)
             } catch {
                 graph.rollbackTransaction()
-                throw StoreError(.replayFailed,
-                    "graph '\(graphName)': record at offset \(offset) of \(path) does not apply to the graph (\(error.message)); "
-                    + "the log is inconsistent; restore the graph from a backup", path: path, offset: offset)
+                return error.message
             }
         }
         _ = graph.commitTransaction()
+        return nil
     }
 }

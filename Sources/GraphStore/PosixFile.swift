@@ -1,14 +1,17 @@
-// PosixFile.swift — the few file operations the log needs, behind a protocol.
-// Writes and reads loop until complete (short writes, EINTR); errors become StoreErrors naming
-// the file. The protocol lets tests inject short writes, EIO, ENOSPC and failing fsyncs.
+// PosixFile.swift — the production FileSystem: POSIX calls on file descriptors.
+// Writes and reads loop until complete (short writes, EINTR); every failure becomes a StoreError
+// naming the file and errno, which is what the server sends back and the operator reads.
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// A file opened for reading and writing at explicit offsets.
+/// Not Sendable: one file is used under the lock of the store that owns it; the only
+/// concurrent use is `sync` (fdatasync) racing a `write`, which POSIX allows.
 protocol LogFile: AnyObject {
     var path: String { get }
     func size() throws(StoreError) -> Int
@@ -20,8 +23,10 @@ protocol LogFile: AnyObject {
     func close()
 }
 
-/// A POSIX file descriptor. Not shared between threads without outside locking.
-final class PosixFile: LogFile {
+/// A POSIX file descriptor, closed by `close()` or when the object goes away.
+final class PosixFile: LogFile, @unchecked Sendable {
+    // @unchecked: `fd` changes only in close(); callers never close a file another thread uses
+    // (GroupCommit closes the log only when no fsync is running).
     let path: String
     private var fd: Int32
 
@@ -32,32 +37,11 @@ final class PosixFile: LogFile {
         if fd < 0 { throw StoreError.system("cannot open", path) }
     }
 
-    /// Creates (or replaces) a file with `contents`, durably: write a temporary file, fsync it,
-    /// rename it into place and fsync the directory, so the file is either absent or complete.
-    static func createDurably(_ path: String, contents: [UInt8]) throws(StoreError) {
-        let temporary = path + ".tmp"
-        let fd = Glibc.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { throw StoreError.system("cannot create", temporary) }
-        let file = PosixFile(path: temporary, fd: fd)
-        defer { file.close() }
-        try file.write(contents, at: 0)
-        try file.sync()
-        if rename(temporary, path) != 0 { throw StoreError.system("cannot rename \(temporary) to", path) }
-        try syncDirectory(of: path)
-    }
-
-    static func syncDirectory(of path: String) throws(StoreError) {
-        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let dir = directory.isEmpty ? "." : directory
-        let fd = Glibc.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd < 0 { throw StoreError.system("cannot open directory", dir) }
-        defer { _ = Glibc.close(fd) }
-        if fsync(fd) != 0 { throw StoreError.system("cannot fsync directory", dir) }
-    }
-
-    private init(path: String, fd: Int32) {
+    /// Creates a file (or truncates an existing one), read-write.
+    init(creating path: String) throws(StoreError) {
         self.path = path
-        self.fd = fd
+        fd = Glibc.open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd < 0 { throw StoreError.system("cannot create", path) }
     }
 
     deinit { close() }
@@ -111,6 +95,70 @@ final class PosixFile: LogFile {
 
     func close() {
         if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
+    }
+}
+
+/// The real file system.
+struct PosixFileSystem: FileSystem {
+    func open(_ path: String) throws(StoreError) -> LogFile { try PosixFile(openExisting: path) }
+
+    func create(_ path: String) throws(StoreError) -> LogFile { try PosixFile(creating: path) }
+
+    func rename(_ source: String, to destination: String) throws(StoreError) {
+        if Glibc.rename(source, destination) != 0 { throw StoreError.system("cannot rename \(source) to", destination) }
+    }
+
+    func exchange(_ first: String, _ second: String) throws(StoreError) {
+        // renameat2 is in glibc ≥ 2.28 but not in Swift's Glibc module map: look it up.
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "renameat2") else {
+            throw StoreError(.io, "cannot swap \(first) and \(second): this C library has no renameat2", path: second)
+        }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let exchangeFlag: UInt32 = 2  // RENAME_EXCHANGE
+        if renameat2(AT_FDCWD, first, AT_FDCWD, second, exchangeFlag) != 0 {
+            throw StoreError.system("cannot swap \(first) and", second)
+        }
+    }
+
+    func removeFile(_ path: String) throws(StoreError) {
+        if unlink(path) != 0 && errno != ENOENT { throw StoreError.system("cannot remove", path) }
+    }
+
+    func removeTree(_ path: String) throws(StoreError) {
+        guard fileExists(path) else { return }
+        do { try FileManager.default.removeItem(atPath: path) } catch {
+            throw StoreError(.io, "cannot remove \(path): \(error.localizedDescription)", path: path)
+        }
+    }
+
+    func syncDirectory(_ path: String) throws(StoreError) {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 { throw StoreError.system("cannot open directory", path) }
+        defer { _ = Glibc.close(fd) }
+        if fsync(fd) != 0 { throw StoreError.system("cannot fsync directory", path) }
+    }
+
+    func contentsOfDirectory(_ path: String) throws(StoreError) -> [String] {
+        do { return try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+            throw StoreError(.io, "cannot list \(path): \(error.localizedDescription)", path: path)
+        }
+    }
+
+    func createDirectory(_ path: String) throws(StoreError) {
+        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            throw StoreError(.io, "cannot create directory \(path): \(error.localizedDescription)", path: path)
+        }
+    }
+
+    func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    func fileExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 }
 

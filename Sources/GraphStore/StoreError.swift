@@ -1,5 +1,5 @@
-// StoreError.swift — the typed error of the durable store: files, the log, the data directory.
-// Messages name the file and, for log damage, the byte offset, and say how to proceed.
+// StoreError.swift — the typed error of the durable store: files, the log, snapshots, the data
+// directory. Messages name the file and, for damage, the byte offset, and say how to proceed.
 
 /// Why opening, writing or managing a durable graph failed.
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -9,6 +9,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case io
         /// A log record is damaged in a way that cannot be a torn tail; refusing to lose data.
         case corruptLog
+        /// A snapshot file is damaged (bad checksum, truncated, impossible contents).
+        case corruptSnapshot
         /// The file was written by a format version this build does not read.
         case unsupportedVersion
         /// A graph name that cannot be a directory name.
@@ -19,6 +21,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case closed
         /// The graph rejected a write (a log replayed into an inconsistent state).
         case replayFailed
+        /// A graph of that name exists and the caller asked not to replace it.
+        case graphExists
     }
 
     public var kind: Kind

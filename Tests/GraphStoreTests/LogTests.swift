@@ -156,52 +156,31 @@ import GraphTestSupport
 
     @Test func failedAppendRollsBackAndLeavesTheLogValid() throws {
         try withTemporaryDirectory { data in
-            let path = data + "/" + AppendLog.segmentFileName(1)
-            try PosixFile.createDurably(path, contents: AppendLog.header(segment: 1))
-            let file = FaultyFile(try PosixFile(openExisting: path))
-            let store = GraphStore(name: "g", graph: Graph(), sink: AppendLog(file: file, end: AppendLog.headerLength, nextSequence: 1))
-            try store.write { g in _ = try g.createNode(labels: [g.internLabel("A")], properties: []) }
-            let before = store.read { $0.dump() }
-            for fault in [FaultyFile.Fault.shortWriteThenError, .syncFails] {
-                file.fault = fault
-                #expect(throws: StoreError.self) {
-                    try store.write { g in _ = try g.createNode(labels: [g.internLabel("B")], properties: []) }
+            let faults = FaultyFileSystem()
+            let path = data + "/graphs/g/" + AppendLog.segmentFileName(1)
+            let dump: String = try {
+                let directory = try DataDirectory(path: data, options: .init(), events: nil, fileSystem: faults)
+                let store = try directory.createGraph(named: "g")
+                try store.write { g in _ = try g.createNode(labels: [g.internLabel("A")], properties: []) }
+                let before = store.read { $0.dump() }
+                for fault in [FaultyFileSystem.Fault.shortWriteThenNoSpace, .writeIOError, .syncFails] {
+                    faults.inject(fault, where: ".glog")
+                    #expect(throws: StoreError.self) {
+                        try store.write { g in _ = try g.createNode(labels: [g.internLabel("B")], properties: []) }
+                    }
+                    #expect(store.read { $0.dump() } == before)
+                    faults.heal()
                 }
-                #expect(store.read { $0.dump() } == before)
-            }
-            file.fault = nil
-            try store.write { g in _ = try g.createNode(labels: [g.internLabel("C")], properties: []) }
-            store.close()
+                try store.write { g in _ = try g.createNode(labels: [g.internLabel("C")], properties: []) }
+                return store.read { $0.dump() }
+            }()
             // The file holds exactly the two good records and replays to the same graph.
-            var graph = Graph(), sequence: UInt64 = 0, messages: [String] = []
+            var graph = Graph(), sequence: UInt64 = 0
             let reader = try PosixFile(openExisting: path)
-            _ = try LogRecovery.replay(reader, segment: 1, isLast: true, graphName: "g", into: &graph, sequence: &sequence, messages: &messages)
-            #expect(sequence == 2 && messages.isEmpty)
-            #expect(graph.dump() == store.read { $0.dump() })
+            let outcome = try LogRecovery.replay(reader, segment: 1, graphName: "g", into: &graph, sequence: &sequence)
+            guard case .clean = outcome else { Issue.record("log not clean: \(outcome)"); return }
+            #expect(sequence == 2)
+            #expect(graph.dump() == dump)
         }
     }
-}
-
-/// A LogFile that fails on command: a short write followed by an error, or a failing fsync.
-final class FaultyFile: LogFile {
-    enum Fault { case shortWriteThenError, syncFails }
-    let inner: PosixFile
-    var fault: Fault?
-    init(_ inner: PosixFile) { self.inner = inner }
-    var path: String { inner.path }
-    func size() throws(StoreError) -> Int { try inner.size() }
-    func read(at offset: Int, count: Int) throws(StoreError) -> [UInt8] { try inner.read(at: offset, count: count) }
-    func write(_ bytes: [UInt8], at offset: Int) throws(StoreError) {
-        if fault == .shortWriteThenError {
-            try inner.write(Array(bytes.prefix(bytes.count / 2)), at: offset)
-            throw StoreError(.io, "cannot write \(path): No space left on device (errno 28)", path: path)
-        }
-        try inner.write(bytes, at: offset)
-    }
-    func sync() throws(StoreError) {
-        if fault == .syncFails { throw StoreError(.io, "cannot fsync \(path): Input/output error (errno 5)", path: path) }
-        try inner.sync()
-    }
-    func truncate(to size: Int) throws(StoreError) { try inner.truncate(to: size) }
-    func close() { inner.close() }
 }

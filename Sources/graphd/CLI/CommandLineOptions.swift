@@ -6,6 +6,8 @@
 // To add a flag: add a field (with its default) to the subcommand's options struct and one
 // `OptionSpec` line to its table; help and environment lookup follow from the table.
 
+import GraphStore
+
 /// What the command line asked for.
 enum CommandLineCommand: Equatable, Sendable {
     case serve(ServeOptions)
@@ -28,6 +30,8 @@ struct ServeOptions: Equatable, Sendable, DataDirectoryOption {
     var dataDirectory = ServeOptions.defaultDataDirectory
     /// Authentication and limits (flags in Server/ServerFlags.swift).
     var server = ServerFlags()
+    /// --fsync, --compaction-ratio, --repair: how graphs are made durable and repaired.
+    var durability = DataDirectory.Options()
 }
 
 /// Options structs that hold a data directory, so the shared `--data` flag can set it.
@@ -65,6 +69,21 @@ enum CommandLineOptions {
             OptionSpec("--bind", value: "ADDR", environment: "GRAPHD_BIND",
                        help: "IPv4 or IPv6 address to listen on (default \(ServeOptions.defaultBindAddress))") { o, t throws(UsageError) in
                 o.bindAddress = try OptionValue.nonEmpty(t, flag: "--bind", what: "an address")
+            },
+            OptionSpec("--fsync", value: "always|everysec|no", environment: "GRAPHD_FSYNC",
+                       help: "when writes reach the disk: before each reply, sharing fsyncs between concurrent writers (always, the default); once a second (everysec); when the OS decides (no)") { o, t throws(UsageError) in
+                o.durability.fsync = try OptionValue.choice(t, flag: "--fsync", FsyncPolicy.allCases.map { ($0.rawValue, $0) })
+            },
+            OptionSpec("--compaction-ratio", value: "R", environment: "GRAPHD_COMPACTION_RATIO",
+                       help: "snapshot a graph when the log after its snapshot outgrows R × the snapshot (and 16 MiB); 0 turns it off (default 1; GRAPH.SAVE graph compacts now)") { o, t throws(UsageError) in
+                guard let ratio = Double(t), ratio >= 0, ratio <= 1000 else {
+                    throw UsageError(description: "graphd: invalid value '\(t)' for --compaction-ratio (expected a number from 0 to 1000)")
+                }
+                o.durability.compactionRatio = ratio
+            },
+            OptionSpec("--repair", environment: "GRAPHD_REPAIR",
+                       help: "open damaged graphs: cut a log at its last good record (keeping a copy of the cut bytes) or fall back from a damaged snapshot, instead of refusing to start") { o, _ throws(UsageError) in
+                o.durability.repair = true
             },
         ] + ServerFlags.options,
         epilogue: "Connect with: redis-cli -p \(ServeOptions.defaultPort)   or   graphd repl --connect 127.0.0.1:\(ServeOptions.defaultPort)")

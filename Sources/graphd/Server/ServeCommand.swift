@@ -27,7 +27,8 @@ enum ServeCommand {
 
         let dataDirectory: DataDirectory
         do throws(StoreError) {
-            dataDirectory = try DataDirectory(path: options.dataDirectory)
+            dataDirectory = try DataDirectory(path: options.dataDirectory, options: options.durability,
+                                              events: { ServerLog.write($0) })
         } catch {
             ServerLog.write("cannot open data directory \(options.dataDirectory): \(error)")
             return 1

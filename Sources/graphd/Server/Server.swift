@@ -1,9 +1,10 @@
 // Server.swift — the event loop: one I/O thread that accepts, reads, writes and closes
-// sockets with epoll, drives each `Connection` state machine, and hands commands to a
-// worker pool. Workers run the command table against the store and post the reply back
-// through a completion queue and the wake-up pipe; the I/O thread writes it in order.
-// Reads run in parallel on the workers (the store's read lock is shared); writes queue on
-// the store's write lock. Queries beyond MAX_QUEUED_QUERIES are refused at once.
+// sockets with epoll, drives each `Connection` state machine, and hands commands to
+// workers (a serial Dispatch queue per connection). Workers run the command table against the
+// store and post the reply back through a completion queue and the wake-up pipe; the I/O
+// thread writes it in order. Reads run in parallel (the store's read lock is shared); writes
+// queue on the store's write lock and then wait together for one group-commit fsync.
+// Queries beyond MAX_QUEUED_QUERIES are refused at once.
 
 import Dispatch
 import Glibc
@@ -62,7 +63,6 @@ final class Server {
     private var listener: ListeningSocket?
     private let wakeUp: WakeUpPipe
     private let completions = CompletionQueue()
-    private let workers = DispatchQueue(label: "graphd.workers", qos: .userInitiated, attributes: .concurrent)
     /// Set by the signal handler (or a test) to stop the loop.
     let stopSignal: StopSignal
 
@@ -70,6 +70,11 @@ final class Server {
         let descriptor: Int32
         var connection: Connection
         var interest: Epoll.Events
+        /// Runs this connection's commands (at most one at a time). A serial queue per
+        /// connection gets a thread of its own when its command blocks — as a write does while
+        /// it waits for the group-commit fsync — so every connection's write can join the same
+        /// fsync instead of queueing behind a few busy workers of a CPU-sized pool.
+        let commands = DispatchQueue(label: "graphd.connection", qos: .userInitiated)
         init(descriptor: Int32, connection: Connection, interest: Epoll.Events) {
             self.descriptor = descriptor; self.connection = connection; self.interest = interest
         }
@@ -290,7 +295,7 @@ final class Server {
                 runningCommands += 1
                 let table = self.table, context = self.context
                 let completions = self.completions, wakeUp = self.wakeUp
-                workers.async {
+                slot.commands.async {
                     var session = startingSession
                     let (reply, outcome) = table.execute(request, session: &session, context: context)
                     let wasEmpty = completions.push(Completion(connection: token, reply: reply, outcome: outcome,

@@ -1,0 +1,219 @@
+// GroupCommit.swift — makes log records durable with as few fdatasyncs as possible.
+// Writers append their record under the store's write lock, release it, then wait here for an
+// fdatasync that covers their record. Whoever finds no fsync running becomes the leader and
+// syncs everything written so far; everyone who wrote before that sync started is answered by
+// it. So N concurrent writers share about one fdatasync instead of paying N in a row.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The durability frontier of one graph's log, shared by its writers and its flusher.
+final class GroupCommit: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `mutex` (see `locked`).
+
+    /// What a writer waits for: its record's sequence number, in the log generation it was
+    /// written to. A recovery after a failed fsync starts a new generation (`epoch`); records of
+    /// older generations that were not yet durable were cut from the log and undone.
+    struct Ticket: Sendable, Equatable {
+        var epoch: UInt64
+        var sequence: UInt64
+    }
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Signalled when the durable frontier moves (or a sync fails): waiting writers check.
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Signalled when the last writer still on its way has appended: the leader stops waiting.
+    private let arrivals: UnsafeMutablePointer<pthread_cond_t>
+    /// Writers that have started a transaction but not yet appended (or given up).
+    private var inFlight = 0
+    /// How long a leader waits for in-flight writers before it fsyncs, so that one fsync covers
+    /// them too (PostgreSQL's commit_delay, MySQL's binlog_group_commit_sync_delay). A lone
+    /// writer never waits: there is no one in flight.
+    let gatherDelay: Duration
+    private var file: LogFile
+    private var epoch: UInt64 = 0
+    /// Last sequence number written (not necessarily durable), and the file offset after it.
+    private var written: UInt64
+    private var writtenEnd: Int
+    /// Last sequence number known durable, and the offset in `file` up to which it is.
+    private var durable: UInt64
+    private var durableEnd: Int
+    private var syncing = false
+    /// The fsync failure that ended this generation; nil while the log is healthy.
+    private var failure: StoreError?
+    private var syncs = 0
+
+    init(file: LogFile, sequence: UInt64, end: Int, gatherDelay: Duration = .microseconds(200)) {
+        self.file = file
+        self.gatherDelay = gatherDelay
+        written = sequence
+        durable = sequence
+        writtenEnd = end
+        durableEnd = end
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+        arrivals = .allocate(capacity: 1)
+        arrivals.initialize(to: pthread_cond_t())
+        pthread_cond_init(arrivals, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(arrivals)
+        arrivals.deinitialize(count: 1)
+        arrivals.deallocate()
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    private func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// A writer starts a transaction; it ends with `wrote` or `leave`.
+    func enter() { locked { inFlight += 1 } }
+
+    /// A writer that entered ends without a record (it failed or changed nothing).
+    func leave() {
+        locked {
+            inFlight -= 1
+            if inFlight == 0 { pthread_cond_signal(arrivals) }
+        }
+    }
+
+    /// A writer that entered notes that its record `sequence` now ends at `end` in the log
+    /// file. Called under the store's write lock, so sequence numbers arrive in order.
+    /// `announced: false` for writers that did not `enter` (policies other than `always`).
+    func wrote(sequence: UInt64, end: Int, announced: Bool = true) -> Ticket {
+        locked { () -> Ticket in
+            written = sequence
+            writtenEnd = end
+            if announced {
+                inFlight -= 1
+                if inFlight == 0 { pthread_cond_signal(arrivals) }
+            }
+            return Ticket(epoch: epoch, sequence: sequence)
+        }
+    }
+
+    /// Returns once `ticket`'s record is durable. Throws the fsync error when the fsync that
+    /// had to cover it failed (then the record may or may not be on disk and must be undone),
+    /// or when a recovery already cut it from the log.
+    func waitUntilDurable(_ ticket: Ticket) throws(StoreError) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while true {
+            if ticket.epoch != epoch {
+                throw StoreError(.io, "the log was cut back after a failed fsync before this write was durable")
+            }
+            if durable >= ticket.sequence { return }
+            if let failure { throw failure }
+            if syncing {
+                pthread_cond_wait(condition, mutex)
+                continue
+            }
+            // Lead: let the writers already on their way append first (bounded), then sync
+            // everything written so far, outside the mutex so writers keep appending.
+            syncing = true
+            if inFlight > 0 { waitForArrivals() }
+            let target = written, targetEnd = writtenEnd, syncedFile = file
+            pthread_mutex_unlock(mutex)
+            var syncError: StoreError?
+            do { try syncedFile.sync() } catch { syncError = error }
+            pthread_mutex_lock(mutex)
+            syncing = false
+            syncs += 1
+            if let syncError {
+                // After a failed fdatasync the kernel may have dropped the dirty pages: nothing
+                // written since the last good sync can be trusted, and retrying cannot tell.
+                if failure == nil { failure = syncError }
+            } else if target > durable {
+                durable = target
+                if syncedFile === file { durableEnd = targetEnd }
+            }
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    /// Waits (mutex held, released while waiting) until no writer is in flight or
+    /// `gatherDelay` has passed.
+    private func waitForArrivals() {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let delay = gatherDelay.components
+        let nanoseconds = Int(now.tv_nsec) + Int(delay.attoseconds / 1_000_000_000)
+        var deadline = timespec(tv_sec: now.tv_sec + Int(delay.seconds) + nanoseconds / 1_000_000_000,
+                                tv_nsec: nanoseconds % 1_000_000_000)
+        while inFlight > 0 {
+            if pthread_cond_timedwait(arrivals, mutex, &deadline) == ETIMEDOUT { break }
+        }
+    }
+
+    /// Makes everything written so far durable (everysec's flusher, close, compaction).
+    func flush() throws(StoreError) {
+        let ticket = locked { Ticket(epoch: epoch, sequence: written) }
+        try waitUntilDurable(ticket)
+    }
+
+    /// True when records were written that are not durable yet.
+    var isDirty: Bool { locked { written > durable } }
+
+    /// The fsync failure that stopped this log, if any.
+    var failureError: StoreError? { locked { failure } }
+
+    /// Marks the log as failed without an fsync (used when a flush elsewhere failed).
+    func markFailed(_ error: StoreError) { locked { if failure == nil { failure = error } } }
+
+    /// The last durable record and the offset in the current file up to which the file is durable.
+    var durablePosition: (sequence: UInt64, end: Int) { locked { (durable, durableEnd) } }
+
+    /// Number of fdatasyncs issued for records (for tests and statistics).
+    var syncCount: Int { locked { syncs } }
+
+    /// After `flush()` made the old segment durable: appends go to `newFile` from `end` on.
+    /// Waits for a running fsync of the old file, so the caller may close it afterwards.
+    func switchFile(to newFile: LogFile, end: Int) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while syncing { pthread_cond_wait(condition, mutex) }
+        file = newFile
+        writtenEnd = end
+        durableEnd = end
+    }
+
+    /// Starts a new generation after a recovery: the log now ends, durably, at `sequence` in
+    /// `newFile` at `end`. Writers still waiting for a record after that are told it was cut.
+    func reset(file newFile: LogFile, sequence: UInt64, end: Int) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while syncing { pthread_cond_wait(condition, mutex) }
+        epoch += 1
+        file = newFile
+        written = sequence
+        durable = sequence
+        writtenEnd = end
+        durableEnd = end
+        failure = nil
+        pthread_cond_broadcast(condition)
+    }
+
+    /// Waits for a running fsync to finish, then closes the file.
+    func close() {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while syncing { pthread_cond_wait(condition, mutex) }
+        file.close()
+    }
+}

@@ -1,0 +1,260 @@
+// SnapshotTests.swift — compaction and snapshots: a restart loads the newest snapshot and
+// replays only the log after it; writers keep going during compaction; a crash (or failure)
+// at any step of it loses nothing; damaged or foreign snapshots refuse to open, with --repair.
+
+import Foundation
+import Synchronization
+import Testing
+@testable import GraphStore
+import GraphTestSupport
+
+@Suite struct SnapshotTests {
+    /// A graph with every kind of value, deleted ids (holes), indexes, relationship properties
+    /// and a self loop, written through the log.
+    func writeRichGraph(_ store: GraphStore) throws {
+        try store.write { g in
+            let user = g.internLabel("User"), admin = g.internLabel("Admin"), friend = g.internRelationshipType("FRIEND")
+            let id = g.internPropertyKey("id"), misc = g.internPropertyKey("misc")
+            try g.createIndex(label: user, key: id, unique: true)
+            var nodes: [NodeID] = []
+            for n in 0..<20 {
+                nodes.append(try g.createNode(labels: n % 3 == 0 ? [user, admin] : [user], properties: [(id, .integer(Int64(n)))]))
+            }
+            _ = try g.createNode(labels: [], properties: [
+                (misc, .list([.null, .bool(true), .double(-0.5), .string("é\u{0}x"), .map(ValueMap([("k", Value.integer(-7))]))])),
+            ])
+            for n in 0..<19 {
+                _ = try g.createRelationship(type: friend, from: nodes[n], to: nodes[n + 1],
+                                             properties: n % 4 == 0 ? [(g.internPropertyKey("since"), .integer(2000 + Int64(n)))] : [])
+            }
+            _ = try g.createRelationship(type: g.internRelationshipType("SELF"), from: nodes[5], to: nodes[5], properties: [])
+        }
+        try store.write { g in
+            try g.deleteNode(NodeID(3), detach: true)
+            try g.deleteNode(NodeID(19), detach: true)
+            try g.createIndex(label: g.labelID(named: "Admin")!, key: g.propertyKeyID(named: "id")!, unique: false)
+        }
+    }
+
+    @Test func aSnapshotRestoresTheGraphWithItsIdsAndTheLogAfterItReplays() throws {
+        try withTemporaryDirectory { data in
+            let expected: String = try {
+                let directory = try openData(data)
+                let store = try directory.createGraph(named: "g")
+                try writeRichGraph(store)
+                try store.compact()
+                try addUsers(store, 100..<103)  // after the snapshot: in log segment 2
+                return store.read { $0.logicalDump() }
+            }()
+            #expect(try graphFiles(data, "g") == ["log-00000002.glog", "snapshot-00000002.gsnap"])
+            let after: String = try {
+                let directory = try openData(data)
+                let store = try #require(try directory.graph(named: "g"))
+                #expect(store.read { $0.logicalDump() } == expected)
+                #expect(directory.recoveryMessages.isEmpty)
+                // New writes go on in segment 2, and a second compaction replaces the first snapshot.
+                try addUsers(store, [200])
+                try store.compact()
+                #expect(try graphFiles(data, "g") == ["log-00000003.glog", "snapshot-00000003.gsnap"])
+                return store.read { $0.logicalDump() }
+            }()
+            #expect(try openData(data).graph(named: "g")?.read { $0.logicalDump() } == after)
+        }
+    }
+
+    @Test func writersAndReadersKeepGoingDuringCompaction() throws {
+        try withTemporaryDirectory { data in
+            let acknowledged = Mutex<[Int64]>([])
+            do {
+                let directory = try openData(data)
+                let store = try directory.createGraph(named: "g")
+                try addUsers(store, 0..<200)
+                acknowledged.withLock { $0 = Array(0..<200) }
+                let writer = Thread {
+                    for n in 1000..<1300 {
+                        do {
+                            try addUsers(store, [n])
+                            acknowledged.withLock { $0.append(Int64(n)) }
+                        } catch { Issue.record("write \(n) failed during compaction: \(error)") }
+                    }
+                }
+                writer.start()
+                for _ in 0..<5 {
+                    try store.compact()
+                    #expect(store.read { $0.nodeCount } >= 200)  // readers are not blocked out
+                }
+                while !writer.isFinished { usleep(1000) }  // wait for the writer thread to end
+                store.close()
+            }
+            let store = try #require(try openData(data).graph(named: "g"))
+            #expect(userIDs(store) == acknowledged.withLock { $0 }.sorted())
+        }
+    }
+
+    /// A compaction that fails at `fault` (standing in for a crash at that step) loses nothing:
+    /// the store keeps working, and a restart has every write.
+    @Test(arguments: [
+        (FaultyFileSystem.Fault.renameFails, ".gsnap"),         // snapshot written, never renamed into place
+        (.syncFails, ".gsnap.tmp"),                             // snapshot fsync fails
+        (.shortWriteThenNoSpace, ".gsnap.tmp"),                 // disk full while writing the snapshot
+        (.noSpace, ".gsnap.tmp"),
+        (.renameFails, ".glog"),                                // the new segment cannot be created
+        (.removeFails, ".glog"),                                // old segments cannot be removed
+        (.directorySyncFails, "/graphs/g"),                     // directory fsync after the rename fails
+    ])
+    func aFailedCompactionLosesNothing(fault: FaultyFileSystem.Fault, path: String) throws {
+        try withTemporaryDirectory { data in
+            let faults = FaultyFileSystem()
+            let expected: [Int64] = try {
+                let directory = try openData(data, fileSystem: faults)
+                let store = try directory.createGraph(named: "g")
+                try addUsers(store, 0..<10)
+                try store.compact()
+                try addUsers(store, 10..<20)
+                faults.inject(fault, where: path)
+                do { try store.compact() } catch let error as StoreError {
+                    #expect(error.path != nil, "the error names a file: \(error)")
+                }
+                faults.heal()
+                try addUsers(store, 20..<25)
+                #expect(userIDs(store) == Array(0..<25))
+                return userIDs(store)
+            }()
+            #expect(try graphFiles(data, "g").allSatisfy { !$0.hasSuffix(".tmp") }, "no temporary file is left")
+            let reopened = try openData(data)
+            #expect(userIDs(try #require(try reopened.graph(named: "g"))) == expected)
+            #expect(try graphFiles(data, "g").filter { $0.hasPrefix("snapshot-") }.count == 1)
+        }
+    }
+
+    @Test func leftoversOfACrashedCompactionAreIgnoredAndRemoved() throws {
+        try withTemporaryDirectory { data in
+            let expected: String = try {
+                let directory = try openData(data)
+                let store = try directory.createGraph(named: "g")
+                try writeRichGraph(store)
+                try store.compact()
+                try addUsers(store, 100..<103)
+                return store.read { $0.logicalDump() }
+            }()
+            let dir = data + "/graphs/g/"
+            // A half-written snapshot of a compaction that crashed before its rename, and an
+            // old segment a crash kept from being removed.
+            try writeFileBytes(dir + "snapshot-00000003.gsnap.tmp", Array("GRAPHDSN half".utf8))
+            try writeFileBytes(dir + "log-00000001.glog", AppendLog.header(segment: 1))
+            let directory = try openData(data)
+            #expect(try directory.graph(named: "g")?.read { $0.logicalDump() } == expected)
+            #expect(try graphFiles(data, "g") == ["log-00000002.glog", "snapshot-00000002.gsnap"])
+        }
+    }
+
+    @Test func automaticCompactionRunsWhenTheLogOutgrowsTheSnapshot() throws {
+        try withTemporaryDirectory { data in
+            let options = DataDirectory.Options(compactionRatio: 1, compactionMinimumBytes: 2048)
+            do {
+            let directory = try openData(data, options)
+            let store = try directory.createGraph(named: "g")
+            try addUsers(store, 0..<200)   // about 6 KiB of log: past the minimum at least once
+            // The compaction runs on a background queue: wait for it (bounded).
+            let deadline = Date().addingTimeInterval(20)
+            func hasSnapshot() throws -> Bool { try graphFiles(data, "g").contains { $0.hasPrefix("snapshot-") } }
+            while try (store.compactionScheduled.load(ordering: .acquiring) || !hasSnapshot()) && Date() < deadline {
+                usleep(2000)
+            }
+            #expect(try graphFiles(data, "g").contains { $0.hasPrefix("snapshot-") })
+            let logBytes = store.read { $0.nodeCount } == 200 ? store.lock.withReadLock { store.log!.bytesSinceSnapshot } : -1
+            #expect(logBytes < 2048 + 200, "the log after the snapshot was cut down (\(logBytes) bytes)")
+            }
+            #expect(userIDs(try #require(try openData(data).graph(named: "g"))) == Array(0..<200))
+        }
+    }
+
+    @Test func aDamagedSnapshotRefusesToOpenAndRepairFallsBackToTheLog() throws {
+        try withTemporaryDirectory { data in
+            // Segment 1 is kept (its removal fails), so the log the snapshot replaced survives.
+            let faults = FaultyFileSystem()
+            let expected: [Int64] = try {
+                let directory = try openData(data, fileSystem: faults)
+                let store = try directory.createGraph(named: "g")
+                try addUsers(store, 0..<5)
+                faults.inject(.removeFails, where: "log-00000001")
+                try store.compact()
+                faults.heal()
+                try addUsers(store, 5..<8)
+                return userIDs(store)
+            }()
+            let snapshot = data + "/graphs/g/snapshot-00000002.gsnap"
+            var bytes = try fileBytes(snapshot)
+            bytes[bytes.count - 3] ^= 0xFF  // inside the end section
+            try writeFileBytes(snapshot, bytes)
+            let error = expectStoreError { _ = try openData(data).graph(named: "g") }
+            #expect(error?.kind == .corruptSnapshot)
+            #expect(error?.path == snapshot)
+            #expect(error?.message.contains("snapshot \(snapshot) is damaged at offset") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("--repair") == true)
+            let repaired = try openData(data, .init(repair: true))
+            #expect(userIDs(try #require(try repaired.graph(named: "g"))) == expected)
+            #expect(repaired.recoveryMessages.first?.contains("set the damaged snapshot") == true)
+            #expect(FileManager.default.fileExists(atPath: snapshot + ".damaged"))
+        }
+    }
+
+    @Test func aDamagedSnapshotWithoutTheLogItReplacedRefusesEvenWithRepair() throws {
+        try withTemporaryDirectory { data in
+            do {
+                let directory = try openData(data)
+                let store = try directory.createGraph(named: "g")
+                try addUsers(store, 0..<5)
+                try store.compact()
+            }
+            let snapshot = data + "/graphs/g/snapshot-00000002.gsnap"
+            var bytes = try fileBytes(snapshot)
+            bytes[SnapshotFormat.headerLength + 20] ^= 0x01
+            try writeFileBytes(snapshot, bytes)
+            for repair in [false, true] {
+                let error = expectStoreError { _ = try openData(data, .init(repair: repair)).graph(named: "g") }
+                #expect(error?.kind == .corruptSnapshot)
+                #expect(error?.offset == SnapshotFormat.headerLength, "the offset of the damaged section")
+                #expect(error?.message.contains("restore the graph directory from a backup") == true, "\(String(describing: error))")
+            }
+        }
+    }
+
+    @Test func aSnapshotOfAnotherVersionIsRefused() throws {
+        try withTemporaryDirectory { data in
+            do {
+                let directory = try openData(data)
+                let store = try directory.createGraph(named: "g")
+                try addUsers(store, 0..<2)
+                try store.compact()
+            }
+            let snapshot = data + "/graphs/g/snapshot-00000002.gsnap"
+            var bytes = try fileBytes(snapshot)
+            bytes[8] = 9
+            try writeFileBytes(snapshot, bytes)
+            let error = expectStoreError { _ = try openData(data, .init(repair: true)).graph(named: "g") }
+            #expect(error == StoreError(.unsupportedVersion,
+                "\(snapshot) has snapshot format version 9 (at offset 8), this graphd reads version 1; use a graphd release that reads version 9",
+                path: snapshot, offset: 8))
+        }
+    }
+
+    @Test func aMissingSegmentRefusesToOpen() throws {
+        try withTemporaryDirectory { data in
+            do {
+                let directory = try openData(data)
+                let store = try directory.createGraph(named: "g")
+                try addUsers(store, 0..<2)
+                try store.compact()
+                try addUsers(store, 2..<4)
+                try store.compact()
+                try addUsers(store, 4..<6)
+            }
+            // Without snapshot 3, replay would have to start at segment 1, which compaction removed.
+            try FileManager.default.removeItem(atPath: data + "/graphs/g/snapshot-00000003.gsnap")
+            let error = expectStoreError { _ = try openData(data).graph(named: "g") }
+            #expect(error?.kind == .corruptLog)
+            #expect(error?.message.contains("log-00000001.glog is missing") == true, "\(String(describing: error))")
+        }
+    }
+}
