@@ -4,7 +4,7 @@
 // query layer wraps them in its own value type.
 
 /// A property value. `null` is never stored: setting a property to null removes it.
-public indirect enum Value: Sendable, Hashable {
+public enum Value: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
