@@ -87,13 +87,31 @@ extension Array where Element == TypedAdjacency {
         }
     }
 
-    /// Removes `entry`; a type whose list becomes empty is dropped to return its memory.
+    /// Removes `entry`; a type whose list becomes empty is dropped to return its memory, and a
+    /// list down to a quarter of its capacity is reallocated at twice its size, so a hub that
+    /// loses most of its friends gives the memory back (amortised O(1): the next shrink needs
+    /// as many removals again).
     mutating func remove(_ entry: Adjacency, type: RelationshipTypeID) {
         guard let t = firstIndex(where: { $0.type == type }) else { return }
         let packed = entry.packed
         let i = self[t].entries.lowerBound(of: packed)
         guard i < self[t].entries.count, self[t].entries[i] == packed else { return }
         self[t].entries.remove(at: i)
-        if self[t].entries.isEmpty { remove(at: t) }
+        let count = self[t].entries.count
+        if count == 0 {
+            remove(at: t)
+        } else if self[t].entries.capacity >= TypedAdjacency.shrinkThreshold, count <= self[t].entries.capacity / 4 {
+            self[t].entries = self[t].entries.withUnsafeBufferPointer { old in
+                ContiguousArray(unsafeUninitializedCapacity: 2 * count) { buffer, initialized in
+                    _ = buffer.initialize(from: old)
+                    initialized = count
+                }
+            }
+        }
     }
+}
+
+extension TypedAdjacency {
+    /// Lists smaller than this many entries are never shrunk: the saving would not pay for the copy.
+    static let shrinkThreshold = 64
 }

@@ -150,9 +150,12 @@ struct StoreStorage: Sendable {
 }
 
 extension GraphStore {
-    /// A store with no log: for tests and for embedding without persistence.
-    public static func inMemory(name: String = "memory") -> GraphStore {
-        GraphStore(name: name, graph: Graph(), log: nil, storage: nil)
+    /// A store with no log: for tests and for embedding without persistence. `graph` is its
+    /// starting content (e.g. from GraphBuilder); an open transaction on it is rolled back.
+    public static func inMemory(name: String = "memory", graph: Graph = Graph()) -> GraphStore {
+        var graph = graph
+        if graph.isInTransaction { graph.rollbackTransaction() }
+        return GraphStore(name: name, graph: graph, log: nil, storage: nil)
     }
 
     /// A store over a recovered graph directory.

@@ -14,6 +14,15 @@ struct IDAllocator: Sendable, Equatable {
         case appended(previousCapacity: Int, gapCount: Int)
     }
 
+    init() {}
+
+    /// An allocator over `capacity` slots with `free` as its free stack (the last is reused
+    /// first): what GraphBuilder makes for a graph built in bulk.
+    init(capacity: Int, free: [UInt32]) {
+        self.capacity = capacity
+        self.free = free
+    }
+
     /// Takes the requested id (replay) or the next free one.
     /// Returns nil when the requested id is live.
     mutating func allocate(_ requested: UInt32? = nil) -> (id: UInt32, allocation: Allocation)? {

@@ -75,6 +75,9 @@ struct PropertyIndex: Sendable, Equatable {
 
     init(_ descriptor: IndexDescriptor) { self.descriptor = descriptor }
 
+    /// Room for `count` distinct values without rehashing (bulk builds).
+    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+
     func nodes(equalTo value: Value) -> [NodeID] {
         guard let key = IndexKey(value) else { return [] }
         return entries[key] ?? []

@@ -44,3 +44,29 @@ extension Graph: ImportTarget {
     }
 }
 
+
+/// The store's bulk builder as an import target: the fast path. Nothing is checked per row
+/// beyond what the runner checks itself; endpoints and unique constraints are checked once by
+/// `GraphBuilder.build()`, and the built graph is installed as a snapshot.
+extension GraphBuilder: ImportTarget {
+    public mutating func importLabel(_ name: String) -> LabelID { label(name) }
+    public mutating func importRelationshipType(_ name: String) -> RelationshipTypeID { relationshipType(name) }
+    public mutating func importPropertyKey(_ name: String) -> PropertyKeyID { propertyKey(name) }
+
+    public mutating func importNode(labels: [LabelID], properties: [(key: PropertyKeyID, value: Value)]) throws(GraphError) -> NodeID {
+        addNode(labels: labels, properties: properties)
+    }
+
+    public mutating func importRelationship(type: RelationshipTypeID, from: NodeID, to: NodeID,
+                                         properties: [(key: PropertyKeyID, value: Value)]) throws(GraphError) {
+        addRelationship(type: type, from: from, to: to, properties: properties)
+    }
+
+    public mutating func importRelationships(type: RelationshipTypeID, from: [NodeID], to: [NodeID]) throws(GraphError) {
+        addRelationships(type: type, from: from, to: to)
+    }
+
+    public mutating func importIndex(label: LabelID, key: PropertyKeyID, unique: Bool) throws(GraphError) {
+        if !indexes.contains(where: { $0.label == label && $0.key == key }) { addIndex(label: label, key: key, unique: unique) }
+    }
+}

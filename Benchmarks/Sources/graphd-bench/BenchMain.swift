@@ -11,6 +11,7 @@ enum BenchMain {
       embedded   load a data set in-process and run the checked social mix
       server     drive a running graphd over RESP with the mix plus writes
       recovery   restart time of a graph from its log (and snapshot, once graphd writes them)
+      build      bulk build speed (GraphBuilder) and the cost of inserts into a hub
     `graphd-bench <command> --help` lists the command's flags.
     """
 
@@ -19,7 +20,8 @@ enum BenchMain {
         guard let command = args.first else { print(usage); exit(2) }
         args.removeFirst()
         let table: [String: [String: String]] = ["generate": GenerateCommand.flags, "embedded": EmbeddedCommand.flags,
-                                                 "server": ServerCommand.flags, "recovery": RecoveryCommand.flags]
+                                                 "server": ServerCommand.flags, "recovery": RecoveryCommand.flags,
+                                                 "build": BuildCommand.flags]
         guard let flags = table[command] else {
             FileHandle.standardError.write(Data("graphd-bench: unknown command '\(command)'\n\(usage)\n".utf8))
             exit(2)
@@ -35,6 +37,7 @@ enum BenchMain {
             case "generate": passed = try GenerateCommand.run(options)
             case "embedded": passed = try EmbeddedCommand.run(options, arguments: args)
             case "server": passed = try ServerCommand.run(options, arguments: args)
+            case "build": passed = try BuildCommand.run(options)
             default: passed = try RecoveryCommand.run(options, arguments: args)
             }
             exit(passed ? 0 : 1)

@@ -1,7 +1,7 @@
 // ImportCommand.swift — `graphd import`: reads the files (SocialData's ImportRunner) into a
-// new graph as ONE transaction, written to its log as one record, with a progress bar on a
-// terminal and a summary at the end. Any failure rolls the transaction back and removes the
-// new graph, so the data directory is left exactly as it was.
+// GraphBuilder, builds the graph in bulk and installs it as the new graph's snapshot with an
+// empty log (DataDirectory.installGraph: atomic, a crash leaves no half graph), with a progress
+// bar on a terminal and a summary at the end. Any failure leaves the data directory as it was.
 
 import Glibc
 import GraphStore
@@ -49,22 +49,24 @@ enum ImportCommand {
             bar.update(rows: progress.rowsRead, bytesRead: progress.bytesRead, bytesTotal: progress.bytesTotal)
         } : nil
         let runner = ImportRunner(plan: plan)
-        // The whole import is one transaction on a fresh graph: on any error it rolls back
-        // and the new graph's directory is removed again.
-        let store: GraphStore
-        do throws(StoreError) {
-            store = try directory.createGraph(named: options.graph)
-        } catch {
-            GraphdMain.printError("graphd import: cannot create graph '\(options.graph)': \(error.description)")
-            return 1
-        }
+        // Nothing touches the data directory until the whole graph is built and checked.
         var summary = ImportSummary()
+        let graph: Graph
         do {
-            summary = try store.write { graph in try runner.run(into: &graph, progress: progress) }
+            var builder = GraphBuilder()
+            summary = try runner.run(into: &builder, progress: progress)
+            graph = try builder.build()
         } catch {
             bar.finish()
-            _ = try? directory.deleteGraph(named: options.graph)
             GraphdMain.printError("graphd import: \(error)")
+            GraphdMain.printError("graphd import: nothing imported; graph '\(options.graph)' is unchanged")
+            return 1
+        }
+        do throws(StoreError) {
+            try directory.installGraph(named: options.graph, graph: graph, replacing: false).close()
+        } catch {
+            bar.finish()
+            GraphdMain.printError("graphd import: cannot install graph '\(options.graph)': \(error.description)")
             GraphdMain.printError("graphd import: nothing imported; graph '\(options.graph)' is unchanged")
             return 1
         }

@@ -191,11 +191,12 @@ final class Server {
             }
             let statistics = context.statistics
             if slots.count >= configuration.maxClients {
+                // Counted before the close, so whoever sees the close also sees the count.
+                statistics.rejectedConnections.add(1, ordering: .relaxed)
                 // Redis's wording; the socket is fresh, so the short write goes out whole.
                 let message = Array("-ERR max number of clients reached\r\n".utf8)
                 _ = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(fd)
-                statistics.rejectedConnections.add(1, ordering: .relaxed)
                 continue
             }
             let token = nextToken
