@@ -68,10 +68,57 @@ extension Value {
     }
 }
 
+/// The nodes holding one value in an index, ascending. Most values (an id, a username) are held
+/// by exactly one node, so that case is stored inline: no array allocation per indexed node.
+enum IndexPostings: Sendable, Equatable {
+    case one(NodeID)
+    case many([NodeID])   // two or more, ascending
+
+    var nodes: [NodeID] {
+        switch self {
+        case .one(let node): [node]
+        case .many(let nodes): nodes
+        }
+    }
+
+    func first(where predicate: (NodeID) -> Bool) -> NodeID? {
+        switch self {
+        case .one(let node): predicate(node) ? node : nil
+        case .many(let nodes): nodes.first(where: predicate)
+        }
+    }
+
+    /// Adds `node` (already present: unchanged). In place: the array is released from `self`
+    /// before it changes, so a value shared by many nodes is not copied on every insert.
+    mutating func insert(_ node: NodeID) {
+        switch self {
+        case .one(let existing):
+            if existing != node { self = .many(existing < node ? [existing, node] : [node, existing]) }
+        case .many(var nodes):
+            self = .one(node)
+            nodes.insertSorted(node)
+            self = .many(nodes)
+        }
+    }
+
+    /// Removes `node`; returns false when none are left (the caller drops the entry).
+    mutating func remove(_ node: NodeID) -> Bool {
+        switch self {
+        case .one(let existing):
+            return existing != node
+        case .many(var nodes):
+            self = .one(node)
+            nodes.removeSorted(node)
+            self = nodes.count == 1 ? .one(nodes[0]) : .many(nodes)
+            return true
+        }
+    }
+}
+
 /// One equality index: normalised value → the nodes holding it, ascending.
 struct PropertyIndex: Sendable, Equatable {
     let descriptor: IndexDescriptor
-    private(set) var entries: [IndexKey: [NodeID]] = [:]
+    private(set) var entries: [IndexKey: IndexPostings] = [:]
 
     init(_ descriptor: IndexDescriptor) { self.descriptor = descriptor }
 
@@ -80,25 +127,28 @@ struct PropertyIndex: Sendable, Equatable {
 
     func nodes(equalTo value: Value) -> [NodeID] {
         guard let key = IndexKey(value) else { return [] }
-        return entries[key] ?? []
+        return entries[key]?.nodes ?? []
     }
 
     /// A node other than `node` that already holds `value`, if any.
     func holder(of value: Value, other node: NodeID) -> NodeID? {
-        guard let key = IndexKey(value), let nodes = entries[key] else { return nil }
-        return nodes.first { $0 != node }
+        guard let key = IndexKey(value), let postings = entries[key] else { return nil }
+        return postings.first { $0 != node }
     }
 
-    /// - Complexity: O(log n) search plus the shift of the node array for that value.
+    /// - Complexity: O(1) expected; a value shared by many nodes adds the shift of their array.
     mutating func insert(_ node: NodeID, value: Value) {
         guard let key = IndexKey(value) else { return }
-        entries[key, default: []].insertSorted(node)
+        if entries[key] == nil {
+            entries[key] = .one(node)
+        } else {
+            entries[key]!.insert(node)
+        }
     }
 
     mutating func remove(_ node: NodeID, value: Value) {
-        guard let key = IndexKey(value) else { return }
-        entries[key]?.removeSorted(node)
-        if entries[key]?.isEmpty == true { entries[key] = nil }
+        guard let key = IndexKey(value), entries[key] != nil else { return }
+        if !entries[key]!.remove(node) { entries[key] = nil }
     }
 }
 

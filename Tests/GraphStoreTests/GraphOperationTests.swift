@@ -25,6 +25,35 @@ import Testing
         #expect(g.labelID(named: "Nope") == nil)
     }
 
+    @Test func anIndexValueHeldByOneThenManyThenNoNodesAnswersEveryStep() throws {
+        // A value is stored inline while one node holds it and as an array once several do.
+        var g = Graph()
+        let (user, city, nodes) = try committed(&g) { g in
+            let user = g.internLabel("User"), city = g.internPropertyKey("city")
+            try g.createIndex(label: user, key: city, unique: false)
+            let nodes = try (0..<4).map { _ in try g.createNode(labels: [user], properties: [(city, .string("Oslo"))]) }
+            return (user, city, nodes)
+        }
+        func oslo() -> [NodeID] { g.nodeIDs(withLabel: user, key: city, equalTo: .string("Oslo")) }
+        #expect(oslo() == nodes)
+        try committed(&g) { g in try g.deleteNode(nodes[1], detach: false) }
+        #expect(oslo() == [nodes[0], nodes[2], nodes[3]])
+        try committed(&g) { g in
+            try g.deleteNode(nodes[0], detach: false)
+            try g.deleteNode(nodes[3], detach: false)
+        }
+        #expect(oslo() == [nodes[2]])
+        // A rollback of the last holder's removal brings the single entry back.
+        g.beginTransaction()
+        try g.deleteNode(nodes[2], detach: false)
+        #expect(oslo() == [])
+        g.rollbackTransaction()
+        #expect(oslo() == [nodes[2]])
+        let again = try committed(&g) { g in try g.createNode(labels: [user], properties: [(city, .integer(1))]) }
+        #expect(g.nodeIDs(withLabel: user, key: city, equalTo: .double(1.0)) == [again])
+        #expect(oslo() == [nodes[2]])
+    }
+
     @Test func adjacencyIsSortedInBothDirections() throws {
         var g = Graph()
         let (hub, others, friend) = try committed(&g) { g in

@@ -32,7 +32,7 @@ extension Graph {
             lines.append("r\(rel.rawValue) \(type(of: rel).rawValue) \(startNode(of: rel).rawValue)->\(endNode(of: rel).rawValue) \(props)")
         }
         for index in propertyIndexes {
-            lines.append("index \(index.descriptor) \(index.entries.map { "\($0.key)=\($0.value.map(\.rawValue))" }.sorted())")
+            lines.append("index \(index.descriptor) \(index.entries.map { "\($0.key)=\($0.value.nodes.map(\.rawValue))" }.sorted())")
         }
         lines.append("free nodes \(nodeIDAllocator.free) cap \(nodeIDAllocator.capacity) slots \(nodes.count)")
         lines.append("free rels \(relationshipIDAllocator.free) cap \(relationshipIDAllocator.capacity) slots \(relationships.count)")

@@ -10,7 +10,7 @@ enum BenchMain {
       generate   write a synthetic social graph as CSV (gen_social.py's layout)
       embedded   load a data set in-process and run the checked social mix
       server     drive a running graphd over RESP with the mix plus writes
-      recovery   restart time of a graph from its log (and snapshot, once graphd writes them)
+      recovery   restart time of a graph from its log and from its snapshot
       build      bulk build speed (GraphBuilder) and the cost of inserts into a hub
     `graphd-bench <command> --help` lists the command's flags.
     """

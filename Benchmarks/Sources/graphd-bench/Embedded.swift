@@ -20,6 +20,8 @@ enum EmbeddedCommand {
         "budget": "seconds per operation and form; later samples are skipped (default 60)",
         "out": "result JSON path (default results/embedded-<data>-<time>.json)",
         "threads": "reader-thread counts for the throughput phase, e.g. 1,2 (default 1,2; 0 skips it)",
+        "throughput-writer": "yes | no: also run each throughput phase with a concurrent writer thread (default yes)",
+        "writer-rate": "that writer's transactions per second; 0 = flat out (default 5000, about a durable log's pace)",
         "throughput-ops": "operations of the throughput phase (default friends,connections)",
         "throughput-seconds": "seconds per operation and thread count (default 3)",
     ]
@@ -41,16 +43,15 @@ enum EmbeddedCommand {
         // input) resident in both, so the difference is what the graph itself holds.
         let rssBefore = residentBytes()
         let t0 = nowNanoseconds()
-        let store = GraphStore.inMemory(name: "social")
-        _ = try store.write { graph in
-            try data.load(into: &graph, progress: progress)
-        }
+        var builder = GraphBuilder()
+        try data.load(into: &builder)
+        let store = GraphStore.inMemory(name: "social", graph: try builder.build())
         let loadSeconds = Double(nowNanoseconds() - t0) / 1e9
         let rssAfter = residentBytes()
         report.load = ["seconds": loadSeconds, "rssBeforeMiB": Double(rssBefore) / 1_048_576,
                        "rssAfterMiB": Double(rssAfter) / 1_048_576,
                        "bytesPerFriendship": Double(rssAfter - rssBefore) / Double(max(1, data.friendshipCount))]
-        report.extra["loadMethod"] = "SocialDataset.load(into:) on a Graph in one transaction (GraphStore.inMemory)"
+        report.extra["loadMethod"] = "SocialDataset.load(into:) a GraphBuilder, built in bulk (as graphd import and a snapshot load)"
         progress("loaded in \(String(format2: loadSeconds, decimals: 2)) s, \(String(format2: Double(rssAfter - rssBefore) / Double(max(1, data.friendshipCount)), decimals: 1)) bytes/friendship (all nodes, properties, indexes and edges included)")
 
         let samples = Samples(data: data, reference: reference, seed: UInt64(try options.int("sample-seed", default: 7)),
@@ -80,14 +81,19 @@ enum EmbeddedCommand {
         let throughputOps: [Operation] = try options.string("throughput-ops") == nil ? [.friends, .connections]
             : options.list("throughput-ops", all: Operation.allCases)
         let seconds = try options.double("throughput-seconds", default: 3)
+        let withWriter = options.string("throughput-writer", default: "yes") != "no"
+        let writerRate = try options.double("writer-rate", default: 5_000)
         var throughput: [OperationResult] = []
         for op in throughputOps {
             for form in forms where form != .cypher {
                 for threads in threadCounts {
-                    let r = ReaderThroughput.measure(mix, op, form, threads: threads, seconds: seconds)
-                    if r.mismatches > 0 { report.passed = false }
-                    progress("throughput \(op.rawValue)/\(r.form): \(String(format2: r.latency.throughput, decimals: 0)) calls/s")
-                    throughput.append(r)
+                    for writer in withWriter ? [false, true] : [false] {
+                        let r = ReaderThroughput.measure(mix, op, form, threads: threads, seconds: seconds,
+                                                                 writer: writer, writerRate: writerRate)
+                        if r.mismatches > 0 { report.passed = false }
+                        progress("throughput \(op.rawValue)/\(r.form): \(String(format2: r.latency.throughput, decimals: 0)) calls/s")
+                        throughput.append(r)
+                    }
                 }
             }
         }
