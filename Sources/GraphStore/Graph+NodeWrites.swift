@@ -33,18 +33,19 @@ extension Graph {
         requireTransaction()
         guard contains(node) else { throw GraphError(.notFound, "Cannot delete node \(node.rawValue): it does not exist") }
         let record = nodes[node.index]
-        if !(record.outgoing.isAllEmpty && record.incoming.isAllEmpty) {
+        if !record.adjacency.isEmpty {
             guard detach else {
                 throw GraphError(.stillHasRelationships,
                                  "Cannot delete node \(node.rawValue): it still has relationships; use DETACH DELETE")
             }
-            // Each of the node's lists is emptied from its end, so every removal from the node's
-            // own (possibly huge: a hub) lists is O(1) and only the neighbours' lists shift:
+            // The node's buffer is emptied from its end, so every removal from the node's own
+            // (possibly huge: a hub) lists is O(1) and only the neighbours' lists shift:
             // O(degree + Σ neighbour degrees), not O(degree²). A self-loop, in both lists, goes once.
-            for typed in record.outgoing.reversed() + record.incoming.reversed() {
-                for packed in typed.entries.reversed() {
-                    let rel = Adjacency(packed: packed).relationship
-                    if contains(rel) { try deleteRelationship(rel) }
+            var segments: [AdjacencyList] = []
+            record.adjacency.forEachSegment { _, _, list in segments.append(list) }
+            for list in segments.reversed() {
+                for step in list.reversed() where contains(step.relationship) {
+                    try deleteRelationship(step.relationship)
                 }
             }
         }

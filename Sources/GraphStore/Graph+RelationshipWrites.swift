@@ -59,15 +59,15 @@ extension Graph {
     mutating func insertRelationshipRecord(_ id: RelationshipID, _ record: RelationshipRecord, properties: [PropertyEntry]) {
         relationships[id.index] = record
         if !properties.isEmpty { relationshipProperties[id] = properties }
-        nodes[record.start.index].outgoing.insert(Adjacency(neighbor: record.end, relationship: id), type: record.type)
-        nodes[record.end.index].incoming.insert(Adjacency(neighbor: record.start, relationship: id), type: record.type)
+        nodes[record.start.index].adjacency.insert(Adjacency(neighbor: record.end, relationship: id), type: record.type, direction: .outgoing)
+        nodes[record.end.index].adjacency.insert(Adjacency(neighbor: record.start, relationship: id), type: record.type, direction: .incoming)
         liveRelationshipCount += 1
     }
 
     mutating func removeRelationshipRecord(_ id: RelationshipID) {
         let record = relationships[id.index]
-        nodes[record.start.index].outgoing.remove(Adjacency(neighbor: record.end, relationship: id), type: record.type)
-        nodes[record.end.index].incoming.remove(Adjacency(neighbor: record.start, relationship: id), type: record.type)
+        nodes[record.start.index].adjacency.remove(Adjacency(neighbor: record.end, relationship: id), type: record.type, direction: .outgoing)
+        nodes[record.end.index].adjacency.remove(Adjacency(neighbor: record.start, relationship: id), type: record.type, direction: .incoming)
         relationshipProperties[id] = nil
         relationships[id.index] = RelationshipRecord()
         liveRelationshipCount -= 1

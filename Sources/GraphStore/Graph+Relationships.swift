@@ -48,13 +48,7 @@ extension Graph {
         precondition(direction != .both, "adjacency(of:type:direction:) takes one direction")
         guard node.index < nodes.count else { return AdjacencyList() }
         // Free slots have no lists, so no liveness check is needed.
-        switch direction {
-        case .outgoing:
-            for typed in nodes[node.index].outgoing where typed.type == type { return AdjacencyList(typed.entries) }
-        default:
-            for typed in nodes[node.index].incoming where typed.type == type { return AdjacencyList(typed.entries) }
-        }
-        return AdjacencyList()
+        return nodes[node.index].adjacency.list(type, direction)
     }
 
     public func degree(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> Int {
@@ -71,11 +65,10 @@ extension Graph {
     /// expand an untyped pattern `(a)-->(b)` without trying every type.
     public func relationshipTypes(of node: NodeID, direction: Direction) -> [RelationshipTypeID] {
         guard contains(node) else { return [] }
-        let record = nodes[node.index]
+        let adjacency = nodes[node.index].adjacency
         switch direction {
-        case .outgoing: return record.outgoing.map(\.type)
-        case .incoming: return record.incoming.map(\.type)
-        case .both: return Array(Set(record.outgoing.map(\.type) + record.incoming.map(\.type))).sorted()
+        case .both: return Array(Set(adjacency.types(.outgoing) + adjacency.types(.incoming))).sorted()
+        default: return adjacency.types(direction)
         }
     }
 }

@@ -1,19 +1,18 @@
 // Graph.swift — the in-memory property graph: its storage and the schema-name reads.
 // Nodes and relationships live in dense arrays indexed by id; adjacency is per node, per type,
-// per direction (AdjacencyList.swift). Reads are in Graph+Nodes / Graph+Relationships, writes
+// per direction, in one buffer per node (NodeAdjacency.swift). Reads are in Graph+Nodes / Graph+Relationships, writes
 // and transactions in Graph+Transactions; indexes in Graph+Indexes.
 
 /// The in-memory graph: a value type. Reads are plain methods; writes are mutating methods that
 /// must be called inside a transaction (beginTransaction/commitTransaction/rollbackTransaction),
 /// which records undo information and the redo `Mutation`s that go to the log.
 public struct Graph: Sendable {
-    /// One node slot. A free slot has `isLive == false` and empty arrays (no heap memory).
+    /// One node slot: 32 bytes. A free slot has `isLive == false` and empty arrays (no heap memory).
     struct NodeRecord: Sendable, Equatable {
         var isLive = false
         var labels: [LabelID] = []                 // ascending
         var properties: [PropertyEntry] = []       // insertion order
-        var outgoing: [TypedAdjacency] = []        // sorted by type
-        var incoming: [TypedAdjacency] = []
+        var adjacency = NodeAdjacency()            // every type, both directions, one buffer
     }
 
     /// One relationship slot: 12 bytes. Properties live in a side table because most social

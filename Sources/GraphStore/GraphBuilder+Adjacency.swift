@@ -1,11 +1,12 @@
 // GraphBuilder+Adjacency.swift — makes every node's adjacency lists in bulk, for GraphBuilder.
 // Three counting-sort passes per relationship type (by end, then by start, then by end again)
 // leave each list sorted by (neighbour, relationship) without a comparison sort, so the cost is
-// O(nodes + relationships) per type whatever the degrees (hubs included).
+// O(nodes + relationships) per type whatever the degrees (hubs included). A first counting sweep
+// sizes every node's single buffer (NodeAdjacency) exactly, so each node gets one allocation.
 
 /// The bulk adjacency construction behind `GraphBuilder.build()`.
 enum AdjacencyBuild {
-    /// Fills `outgoing` and `incoming` of every node of `graph` from its relationship records.
+    /// Fills every node's adjacency of `graph` from its relationship records.
     /// - Precondition: the nodes have no adjacency yet and every live relationship's ends are
     ///   live nodes (GraphBuilder checks that first).
     static func run(_ graph: inout Graph) {
@@ -30,6 +31,54 @@ enum AdjacencyBuild {
             endStart.deallocate(); startStart.deallocate(); cursor.deallocate()
         }
         let low: UInt64 = 0xFFFF_FFFF
+
+        // Sizing sweep: per node, its segments and entries in each direction, so every buffer is
+        // allocated once at its exact size. Then `outDescriptor`/`inDescriptor` and
+        // `outEntry`/`inEntry` become each node's next write positions in its buffer.
+        var outSegments = [UInt32](repeating: 0, count: nodeCount), inSegments = outSegments
+        var outEntries = outSegments, inEntries = outSegments
+        for t in 0..<typeCount where perType[t] > 0 {
+            let type = RelationshipTypeID(t)
+            endStart.initialize(repeating: 0, count: nodeCount + 1)
+            startStart.initialize(repeating: 0, count: nodeCount + 1)
+            graph.relationships.withUnsafeBufferPointer { records in
+                for r in records where r.type == type {
+                    endStart[r.end.index] &+= 1
+                    startStart[r.start.index] &+= 1
+                }
+            }
+            for k in 0..<nodeCount {
+                if startStart[k] > 0 { outSegments[k] += 1; outEntries[k] += startStart[k] }
+                if endStart[k] > 0 { inSegments[k] += 1; inEntries[k] += endStart[k] }
+            }
+        }
+        var storages = [ContiguousArray<UInt64>](repeating: [], count: nodeCount)
+        var outDescriptor = outSegments, inDescriptor = inSegments, outEntry = outEntries, inEntry = inEntries
+        for k in 0..<nodeCount {
+            let segments = Int(outSegments[k] + inSegments[k])
+            guard segments > 0 else { continue }
+            let words = 1 + segments + Int(outEntries[k] + inEntries[k])
+            storages[k] = ContiguousArray(unsafeUninitializedCapacity: words) { buffer, initialized in
+                buffer.initialize(repeating: 0)
+                buffer[0] = UInt64(segments)
+                initialized = words
+            }
+            outDescriptor[k] = 1
+            inDescriptor[k] = 1 + outSegments[k]
+            outEntry[k] = UInt32(1 + segments)
+            inEntry[k] = UInt32(1 + segments) + outEntries[k]
+        }
+        /// Appends one segment to node `k`'s buffer: its descriptor and `base[lo..<hi]`.
+        func put(_ k: Int, _ direction: Direction, _ type: RelationshipTypeID, _ base: UnsafeMutablePointer<UInt64>, _ lo: Int, _ hi: Int) {
+            let incoming = direction == .incoming
+            let d = Int(incoming ? inDescriptor[k] : outDescriptor[k])
+            let e = Int(incoming ? inEntry[k] : outEntry[k])
+            storages[k].withUnsafeMutableBufferPointer { words in
+                words[d] = NodeAdjacency.key(type, direction) | UInt64(hi - lo)
+                (words.baseAddress! + e).update(from: base + lo, count: hi - lo)
+            }
+            if incoming { inDescriptor[k] += 1; inEntry[k] += UInt32(hi - lo) } else { outDescriptor[k] += 1; outEntry[k] += UInt32(hi - lo) }
+        }
 
         for t in 0..<typeCount where perType[t] > 0 {
             let type = RelationshipTypeID(t)
@@ -67,7 +116,7 @@ enum AdjacencyBuild {
                 }
             }
             for s in 0..<nodeCount where startStart[s + 1] > startStart[s] {
-                graph.nodes[s].outgoing.append(TypedAdjacency(type: type, entries: list(b, Int(startStart[s]), Int(startStart[s + 1]))))
+                put(s, .outgoing, type, b, Int(startStart[s]), Int(startStart[s + 1]))
             }
             // Pass 3, by end node, walking start nodes ascending: a = start << 32 | id, sorted
             // by (start, id) within each end node's segment.
@@ -82,18 +131,12 @@ enum AdjacencyBuild {
                 }
             }
             for e in 0..<nodeCount where endStart[e + 1] > endStart[e] {
-                graph.nodes[e].incoming.append(TypedAdjacency(type: type, entries: list(a, Int(endStart[e]), Int(endStart[e + 1]))))
+                put(e, .incoming, type, a, Int(endStart[e]), Int(endStart[e + 1]))
             }
         }
-    }
-
-    /// A list holding exactly `base[lo..<hi]`, allocated at exactly that capacity (a
-    /// transaction-built list grows by doubling and may carry up to half unused).
-    @inline(__always)
-    private static func list(_ base: UnsafeMutablePointer<UInt64>, _ lo: Int, _ hi: Int) -> ContiguousArray<UInt64> {
-        ContiguousArray(unsafeUninitializedCapacity: hi - lo) { buffer, count in
-            buffer.baseAddress!.initialize(from: base + lo, count: hi - lo)  // hi > lo: never empty
-            count = hi - lo
+        for k in 0..<nodeCount where !storages[k].isEmpty {
+            graph.nodes[k].adjacency = NodeAdjacency(words: storages[k])
+            storages[k] = []
         }
     }
 }

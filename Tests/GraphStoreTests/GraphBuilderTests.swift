@@ -139,12 +139,10 @@ private struct Contents {
             }
         }
         #expect(built.dump() == expected.dump())
-        // Every list is requested at its exact size; the capacity Swift reports is malloc's usable
-        // size, rounded up by at most 32 bytes (a transaction-built list grows by doubling).
+        // Every node's buffer is requested at its exact size; the capacity Swift reports is malloc's
+        // usable size, rounded up by at most 32 bytes (a transaction-built buffer grows by doubling).
         for record in built.nodes {
-            for typed in record.outgoing + record.incoming {
-                #expect(typed.entries.capacity - typed.entries.count <= 4)
-            }
+            #expect(record.adjacency.storage.capacity - record.adjacency.storage.count <= 4)
         }
     }
 
