@@ -3,8 +3,10 @@
 
 /// A property key with its (non-null) value, as stored on a node or relationship and logged.
 public struct PropertyEntry: Sendable, Hashable {
-    public var key: PropertyKeyID
+    // Value first: its 17 bytes leave room for the 4-byte key before the 8-byte stride boundary
+    // (24 bytes an entry; key first, the value is pushed to offset 8 and the stride is 32).
     public var value: Value
+    public var key: PropertyKeyID
 
     public init(key: PropertyKeyID, value: Value) {
         self.key = key
