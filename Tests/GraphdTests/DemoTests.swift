@@ -20,6 +20,15 @@ struct DemoTests {
             let again = try GraphdProcess.runToExit(["demo", "--data", path, "--users", "300", "--seed", "7"])
             let summary = { (text: String) in text.split(separator: "\n").first.map { $0.replacingOccurrences(of: #" in [0-9.]+ m?s:"#, with: "", options: .regularExpression) } }
             #expect(summary(again.stdout) == summary(run.stdout), "the same seed gives the same graph")
+            // A demo of another size replaces the graph whole.
+            let bigger = try GraphdProcess.runToExit(["demo", "--data", path, "--users", "350", "--seed", "7"])
+            #expect(bigger.status == 0, "\(bigger.stderr)")
+            do {
+                let store = try #require(try DataDirectory(path: path).graph(named: "demo"))
+                #expect(try QueryEngine().execute("MATCH (u:User) RETURN count(u)", on: store).rows == [[.integer(350)]])
+                store.close()
+            }
+            _ = try GraphdProcess.runToExit(["demo", "--data", path, "--users", "300", "--seed", "7"])
 
             let queries = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  MATCH") }.map { $0.dropFirst(2) }
             #expect(queries.count == 8)

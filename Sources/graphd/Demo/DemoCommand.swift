@@ -1,7 +1,7 @@
 // DemoCommand.swift — `graphd demo`: generates a seeded fake social graph with SocialData's
 // generator (users with names and usernames, clustered friendships with hubs, pending friend
-// requests, follows, events with hosts, invitations and RSVPs), writes it as graph `demo`
-// and prints queries to try on it.
+// requests, follows, events with hosts, invitations and RSVPs), builds it in bulk, installs it
+// as graph `demo` (replacing an older one atomically) and prints queries to try on it.
 
 import Glibc
 import GraphStore
@@ -22,21 +22,16 @@ enum DemoCommand {
             return 1
         }
         let data = SocialGraphGenerator(parameters: parameters(for: options)).generate()
-        // The demo graph is replaced whole: the old one is removed first, then the new one is
-        // written as one transaction (so it is either all there or, after an error, absent).
-        let store: GraphStore
-        do throws(StoreError) {
-            _ = try directory.deleteGraph(named: options.graph)
-            store = try directory.createGraph(named: options.graph)
-        } catch {
-            GraphdMain.printError("graphd demo: cannot create graph '\(options.graph)': \(error.description)")
-            return 1
-        }
+        // The demo graph is built in bulk and replaces the old one whole (installGraph: a new
+        // snapshot and an empty log, switched atomically), so a crash or an error leaves either
+        // the old demo graph or the new one.
         do {
-            try store.write { graph in _ = try data.load(into: &graph) }
+            var builder = GraphBuilder()
+            _ = try data.load(into: &builder)
+            let graph = try builder.build()
+            try directory.installGraph(named: options.graph, graph: graph, replacing: true).close()
         } catch {
-            _ = try? directory.deleteGraph(named: options.graph)
-            GraphdMain.printError("graphd demo: \(error)")
+            GraphdMain.printError("graphd demo: cannot create graph '\(options.graph)': \(error)")
             return 1
         }
         let milliseconds = REPLSession.milliseconds(clock.now - started)
