@@ -1,6 +1,6 @@
 // Graph+RelationshipWrites.swift — creating and deleting relationships and their properties.
-// A relationship is one 12-byte record plus an entry in the start node's outgoing list and the
-// end node's incoming list (a self-loop: both in the same node).
+// A relationship is its two ends (8 bytes) plus an entry in the start node's outgoing list of its
+// type and the end node's incoming list (a self-loop: both in the same node).
 
 extension Graph {
     public mutating func createRelationship(type: RelationshipTypeID, from start: NodeID, to end: NodeID,
@@ -21,7 +21,7 @@ extension Graph {
         }
         let id = RelationshipID(rawValue: raw)
         if relationships.count < relationshipIDAllocator.capacity {
-            relationships.append(contentsOf: repeatElement(RelationshipRecord(), count: relationshipIDAllocator.capacity - relationships.count))
+            relationships.append(contentsOf: repeatElement(RelationshipEnds.free, count: relationshipIDAllocator.capacity - relationships.count))
         }
         insertRelationshipRecord(id, RelationshipRecord(type: type, start: start, end: end), properties: properties)
         record(undo: .uncreateRelationship(id, allocation),
@@ -34,7 +34,7 @@ extension Graph {
         guard contains(relationship) else {
             throw GraphError(.notFound, "Cannot delete relationship \(relationship.rawValue): it does not exist")
         }
-        let saved = relationships[relationship.index]
+        let saved = relationshipRecord(of: relationship)
         let properties = relationshipProperties[relationship]
         removeRelationshipRecord(relationship)
         relationshipIDAllocator.release(relationship.rawValue)
@@ -57,7 +57,7 @@ extension Graph {
     // MARK: primitives (no validation, no logging; used by writes and by rollback)
 
     mutating func insertRelationshipRecord(_ id: RelationshipID, _ record: RelationshipRecord, properties: [PropertyEntry]) {
-        relationships[id.index] = record
+        relationships[id.index] = record.ends
         if !properties.isEmpty { relationshipProperties[id] = properties }
         nodes[record.start.index].adjacency.insert(Adjacency(neighbor: record.end, relationship: id), type: record.type, direction: .outgoing)
         nodes[record.end.index].adjacency.insert(Adjacency(neighbor: record.start, relationship: id), type: record.type, direction: .incoming)
@@ -65,11 +65,11 @@ extension Graph {
     }
 
     mutating func removeRelationshipRecord(_ id: RelationshipID) {
-        let record = relationships[id.index]
+        let record = relationshipRecord(of: id)
         nodes[record.start.index].adjacency.remove(Adjacency(neighbor: record.end, relationship: id), type: record.type, direction: .outgoing)
         nodes[record.end.index].adjacency.remove(Adjacency(neighbor: record.start, relationship: id), type: record.type, direction: .incoming)
         relationshipProperties[id] = nil
-        relationships[id.index] = RelationshipRecord()
+        relationships[id.index] = .free
         liveRelationshipCount -= 1
     }
 

@@ -9,7 +9,7 @@ extension Graph {
     /// - Precondition: the relationship is live.
     public func type(of relationship: RelationshipID) -> RelationshipTypeID {
         precondition(contains(relationship), "\(relationship) does not exist")
-        return relationships[relationship.index].type
+        return relationshipRecord(of: relationship).type
     }
 
     /// - Precondition: the relationship is live.
@@ -22,6 +22,44 @@ extension Graph {
     public func endNode(of relationship: RelationshipID) -> NodeID {
         precondition(contains(relationship), "\(relationship) does not exist")
         return relationships[relationship.index].end
+    }
+
+    /// The relationship with its type, from its ends and the start node's outgoing lists.
+    /// - Precondition: the relationship is live.
+    func relationshipRecord(of relationship: RelationshipID) -> RelationshipRecord {
+        let ends = relationships[relationship.index]
+        let packed = Adjacency(neighbor: ends.end, relationship: relationship).packed
+        guard let type = nodes[ends.start.index].adjacency.outgoingType(holding: packed) else {
+            preconditionFailure("relationship \(relationship.rawValue) is missing from node \(ends.start.rawValue)'s adjacency")
+        }
+        return RelationshipRecord(type: type, start: ends.start, end: ends.end)
+    }
+
+    /// The type of every relationship slot (free slots: `RelationshipRecord.freeType`), read off
+    /// the outgoing lists in one pass: for bulk readers (snapshots) that would otherwise look
+    /// each type up.
+    /// - Complexity: O(nodes + relationships).
+    func relationshipTypesBySlot() -> [RelationshipTypeID] {
+        var types = [RelationshipTypeID](repeating: RelationshipRecord.freeType, count: relationships.count)
+        for record in nodes where !record.adjacency.isEmpty {
+            record.adjacency.forEachSegment { type, direction, list in
+                guard direction == .outgoing else { return }
+                for step in list { types[step.relationship.index] = type }
+            }
+        }
+        return types
+    }
+
+    /// How many relationships each type has (index = type id).
+    /// - Complexity: O(nodes × the types a node has).
+    public func relationshipCountsByType() -> [Int] {
+        var counts = [Int](repeating: 0, count: typeTable.count)
+        for record in nodes where !record.adjacency.isEmpty {
+            record.adjacency.forEachSegment { type, direction, list in
+                if direction == .outgoing { counts[type.index] += list.count }
+            }
+        }
+        return counts
     }
 
     public func property(_ key: PropertyKeyID, of relationship: RelationshipID) -> Value {

@@ -15,14 +15,26 @@ public struct Graph: Sendable {
         var adjacency = NodeAdjacency()            // every type, both directions, one buffer
     }
 
-    /// One relationship slot: 12 bytes. Properties live in a side table because most social
-    /// edges (FRIEND, FOLLOWS) have none.
+    /// One relationship slot: 8 bytes, its two ends. The type is not stored here: it is the type
+    /// of the start node's outgoing list holding (end, id), found in O(types × log degree)
+    /// (NodeAdjacency.outgoingType). Properties live in a side table because most social edges
+    /// (FRIEND, FOLLOWS) have none. A free slot has both ends at UInt32.max, an id no node can
+    /// have (its slot alone would need 2^32 node records).
+    struct RelationshipEnds: Sendable, Equatable {
+        static let free = RelationshipEnds(start: NodeID(rawValue: .max), end: NodeID(rawValue: .max))
+        var start: NodeID
+        var end: NodeID
+        var isLive: Bool { start.rawValue != .max }
+    }
+
+    /// A relationship with its type: what GraphBuilder collects and an undo entry keeps.
     struct RelationshipRecord: Sendable, Equatable {
         static let freeType = RelationshipTypeID(rawValue: .max)
         var type = freeType
         var start = NodeID(rawValue: 0)
         var end = NodeID(rawValue: 0)
         var isLive: Bool { type != Self.freeType }
+        var ends: RelationshipEnds { isLive ? RelationshipEnds(start: start, end: end) : .free }
     }
 
     var labelTable = NameTable()
@@ -31,7 +43,7 @@ public struct Graph: Sendable {
     var nodes: [NodeRecord] = []
     var nodeIDAllocator = IDAllocator()
     var liveNodeCount = 0
-    var relationships: [RelationshipRecord] = []
+    var relationships: [RelationshipEnds] = []
     var relationshipProperties: [RelationshipID: [PropertyEntry]] = [:]
     var relationshipIDAllocator = IDAllocator()
     var liveRelationshipCount = 0

@@ -9,12 +9,12 @@ enum AdjacencyBuild {
     /// Fills every node's adjacency of `graph` from its relationship records.
     /// - Precondition: the nodes have no adjacency yet and every live relationship's ends are
     ///   live nodes (GraphBuilder checks that first).
-    static func run(_ graph: inout Graph) {
+    static func run(_ graph: inout Graph, _ relationships: [Graph.RelationshipRecord]) {
         let nodeCount = graph.nodes.count
         let typeCount = graph.typeTable.count
-        precondition(graph.relationships.count < Int(UInt32.max), "too many relationships for 32-bit positions")
+        precondition(relationships.count < Int(UInt32.max), "too many relationships for 32-bit positions")
         var perType = [Int](repeating: 0, count: typeCount)
-        graph.relationships.withUnsafeBufferPointer { records in
+        relationships.withUnsafeBufferPointer { records in
             for r in records where r.isLive { perType[r.type.index] += 1 }
         }
         let largest = perType.max() ?? 0
@@ -41,7 +41,7 @@ enum AdjacencyBuild {
             let type = RelationshipTypeID(t)
             endStart.initialize(repeating: 0, count: nodeCount + 1)
             startStart.initialize(repeating: 0, count: nodeCount + 1)
-            graph.relationships.withUnsafeBufferPointer { records in
+            relationships.withUnsafeBufferPointer { records in
                 for r in records where r.type == type {
                     endStart[r.end.index] &+= 1
                     startStart[r.start.index] &+= 1
@@ -85,7 +85,7 @@ enum AdjacencyBuild {
             // Segment k of a table holds the entries of node k: [table[k], table[k + 1]).
             endStart.initialize(repeating: 0, count: nodeCount + 1)
             startStart.initialize(repeating: 0, count: nodeCount + 1)
-            graph.relationships.withUnsafeBufferPointer { records in
+            relationships.withUnsafeBufferPointer { records in
                 for r in records where r.type == type {
                     endStart[r.end.index + 1] &+= 1
                     startStart[r.start.index + 1] &+= 1

@@ -50,6 +50,21 @@ struct NodeAdjacency: Sendable, Equatable {
         return AdjacencyList(storage, start: s.start, count: s.count)
     }
 
+    /// The type of the outgoing list holding the packed entry `packed`, if one does.
+    /// - Complexity: O(segments + log degree).
+    func outgoingType(holding packed: UInt64) -> RelationshipTypeID? {
+        var start = 1 + segmentCount
+        for d in stride(from: 1, through: segmentCount, by: 1) {
+            let word = storage[d]
+            if word >> 63 == 1 { return nil }   // the incoming segments follow the outgoing ones
+            let end = start + Int(word & 0xFFFF_FFFF)
+            let i = storage.lowerBound(of: packed, in: start..<end)
+            if i < end && storage[i] == packed { return RelationshipTypeID(rawValue: UInt32(truncatingIfNeeded: word >> 32)) }
+            start = end
+        }
+        return nil
+    }
+
     /// The types with a non-empty list in `direction`, ascending.
     func types(_ direction: Direction) -> [RelationshipTypeID] {
         var result: [RelationshipTypeID] = []

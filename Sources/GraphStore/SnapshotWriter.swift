@@ -69,6 +69,7 @@ struct SnapshotWriter {
         }
 
         let relationships = graph.relationshipIDs()
+        let types = graph.relationshipTypesBySlot()   // one pass, not a lookup per relationship
         start = 0
         previous = -1
         while start < relationships.count {
@@ -79,7 +80,7 @@ struct SnapshotWriter {
             for relationship in chunk {
                 w.varint(UInt64(Int64(relationship.rawValue) - previous - 1))
                 previous = Int64(relationship.rawValue)
-                w.id(graph.type(of: relationship).rawValue)
+                w.id(types[relationship.index].rawValue)
                 w.id(graph.startNode(of: relationship).rawValue)
                 w.id(graph.endNode(of: relationship).rawValue)
                 w.propertyTuples(graph.properties(of: relationship))

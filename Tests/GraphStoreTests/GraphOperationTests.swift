@@ -54,6 +54,35 @@ import Testing
         #expect(oslo() == [nodes[2]])
     }
 
+    @Test func aRelationshipsTypeIsFoundThroughItsStartNodeAmongParallelEdgesAndLoops() throws {
+        // The graph keeps only a relationship's ends; its type comes from the start node's lists.
+        var g = Graph()
+        let (types, rels) = try committed(&g) { g in
+            let types = ["FRIEND", "FOLLOWS", "BLOCKED"].map { g.internRelationshipType($0) }
+            let a = try g.createNode(labels: [], properties: []), b = try g.createNode(labels: [], properties: [])
+            let rels = [
+                try g.createRelationship(type: types[1], from: a, to: b, properties: []),
+                try g.createRelationship(type: types[0], from: a, to: b, properties: []),
+                try g.createRelationship(type: types[1], from: a, to: b, properties: []),
+                try g.createRelationship(type: types[2], from: a, to: a, properties: []),
+                try g.createRelationship(type: types[0], from: b, to: a, properties: []),
+            ]
+            return (types, rels)
+        }
+        #expect(rels.map { g.type(of: $0) } == [types[1], types[0], types[1], types[2], types[0]])
+        #expect(g.relationshipCountsByType() == [2, 2, 1])
+        #expect(g.relationshipTypesBySlot() == [types[1], types[0], types[1], types[2], types[0]])
+        try committed(&g) { g in try g.deleteRelationship(rels[2]) }
+        #expect(g.relationshipCountsByType() == [2, 1, 1])
+        #expect(g.relationshipTypesBySlot()[2] == Graph.RelationshipRecord.freeType)
+        #expect(g.type(of: rels[0]) == types[1] && g.startNode(of: rels[3]) == g.endNode(of: rels[3]))
+        // Undoing the delete restores the type with the ends.
+        g.beginTransaction()
+        try g.deleteRelationship(rels[0])
+        g.rollbackTransaction()
+        #expect(g.type(of: rels[0]) == types[1])
+    }
+
     @Test func adjacencyIsSortedInBothDirections() throws {
         var g = Graph()
         let (hub, others, friend) = try committed(&g) { g in

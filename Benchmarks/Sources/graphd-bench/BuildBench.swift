@@ -43,7 +43,7 @@ enum BuildCommand {
             for _ in 0..<nodeCount { _ = builder.addNode(labels: [user], properties: []) }
             let t1 = nowNanoseconds()
             builder.addRelationships(type: friend, from: from, to: to)
-            let graph = try builder.build()
+            let graph = try (consume builder).build()
             let t2 = nowNanoseconds()
             precondition(graph.relationshipCount == relationshipCount && graph.nodeCount == nodeCount)
             precondition(graph.degree(of: from[0], type: friend, direction: .outgoing) > 0)
@@ -72,7 +72,7 @@ enum BuildCommand {
             let t0 = nowNanoseconds()
             var builder = GraphBuilder()
             try data.load(into: &builder)
-            let graph = try builder.build()
+            let graph = try (consume builder).build()
             let seconds = Double(nowNanoseconds() - t0) / 1e9
             let perFriendship = withExtendedLifetime(graph) {
                 Double(residentBytes() - rssBefore) / Double(max(1, data.friendshipCount))

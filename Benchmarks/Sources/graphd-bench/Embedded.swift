@@ -45,7 +45,7 @@ enum EmbeddedCommand {
         let t0 = nowNanoseconds()
         var builder = GraphBuilder()
         try data.load(into: &builder)
-        let store = GraphStore.inMemory(name: "social", graph: try builder.build())
+        let store = GraphStore.inMemory(name: "social", graph: try (consume builder).build())
         let loadSeconds = Double(nowNanoseconds() - t0) / 1e9
         let rssAfter = residentBytes()
         report.load = ["seconds": loadSeconds, "rssBeforeMiB": Double(rssBefore) / 1_048_576,

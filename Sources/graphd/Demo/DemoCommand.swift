@@ -28,7 +28,7 @@ enum DemoCommand {
         do {
             var builder = GraphBuilder()
             _ = try data.load(into: &builder)
-            let graph = try builder.build()
+            let graph = try (consume builder).build()
             try directory.installGraph(named: options.graph, graph: graph, replacing: true).close()
         } catch {
             GraphdMain.printError("graphd demo: cannot create graph '\(options.graph)': \(error)")

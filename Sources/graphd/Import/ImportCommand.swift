@@ -55,7 +55,7 @@ enum ImportCommand {
         do {
             var builder = GraphBuilder()
             summary = try runner.run(into: &builder, progress: progress)
-            graph = try builder.build()
+            graph = try (consume builder).build()
         } catch {
             bar.finish()
             GraphdMain.printError("graphd import: \(error)")

@@ -60,8 +60,7 @@ final class EmbeddedBackend: QueryBackend {
             schema.labels = graph.labelNames.indices.map { i in
                 (graph.labelNames[i], graph.nodeIDs(withLabel: LabelID(rawValue: UInt32(i))).count)
             }
-            var typeCounts = [Int](repeating: 0, count: graph.relationshipTypeNames.count)
-            for relationship in graph.relationshipIDs() { typeCounts[Int(graph.type(of: relationship).rawValue)] += 1 }
+            let typeCounts = graph.relationshipCountsByType()
             schema.relationshipTypes = graph.relationshipTypeNames.indices.map { (graph.relationshipTypeNames[$0], typeCounts[$0]) }
             schema.propertyKeys = graph.propertyKeyNames
             schema.indexes = graph.indexes.map { index in
