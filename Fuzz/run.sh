@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-60}"
 shift || true
 TARGETS=("$@")
-if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(resp-decoder inline-splitter query-parser log-reader); fi
+if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(resp-decoder inline-splitter query-parser log-reader snapshot-reader); fi
 
 OUT=.build/fuzz
 LIB="$OUT/lib"
@@ -27,7 +27,7 @@ build_library() {   # name, source directory
 SWIFTC="${SWIFTC:-swiftc}"
 needs_libraries=0
 for target in "${TARGETS[@]}"; do
-    case "$target" in query-parser|log-reader) needs_libraries=1 ;; esac
+    case "$target" in query-parser|log-reader|snapshot-reader) needs_libraries=1 ;; esac
 done
 if [ "$needs_libraries" = 1 ]; then
     echo "fuzz: building GraphStore and GraphQuery with fuzzer instrumentation"
@@ -54,6 +54,10 @@ for target in "${TARGETS[@]}"; do
             options=(-max_len=1024) ;;
         log-reader)
             "$SWIFTC" "${FLAGS[@]}" -I "$LIB" -L "$LIB" Fuzz/LogReader/FuzzEntry.swift \
+                -lGraphStore -o "$binary" 2>&1 | quiet
+            options=(-max_len=4096) ;;
+        snapshot-reader)
+            "$SWIFTC" "${FLAGS[@]}" -I "$LIB" -L "$LIB" Fuzz/SnapshotReader/FuzzEntry.swift \
                 -lGraphStore -o "$binary" 2>&1 | quiet
             options=(-max_len=4096) ;;
         *) echo "fuzz: unknown target '$target'" >&2; exit 2 ;;

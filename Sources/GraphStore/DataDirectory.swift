@@ -29,13 +29,18 @@ public final class DataDirectory: @unchecked Sendable {
         /// Open damaged graphs by cutting their log at the last good record (keeping a copy of
         /// what is cut) or falling back from a damaged snapshot, instead of refusing.
         public var repair = false
+        /// The most memory the ids in a snapshot or log may claim for their slots (id N makes
+        /// slots 0...N); a file naming ids beyond it is refused as damaged instead of exhausting
+        /// memory. The default is this machine's physical memory.
+        public var slotMemoryLimit: Int
 
         public init(fsync: FsyncPolicy = .always, compactionRatio: Double = 1.0,
-                    compactionMinimumBytes: Int = 16 << 20, repair: Bool = false) {
+                    compactionMinimumBytes: Int = 16 << 20, repair: Bool = false, slotMemoryLimit: Int? = nil) {
             self.fsync = fsync
             self.compactionRatio = compactionRatio
             self.compactionMinimumBytes = compactionMinimumBytes
             self.repair = repair
+            self.slotMemoryLimit = slotMemoryLimit ?? IDSlotLimit.physicalMemory
         }
     }
 
@@ -236,7 +241,8 @@ public final class DataDirectory: @unchecked Sendable {
     private func open(_ name: String, state: inout State) throws(StoreError) -> GraphStore {
         let dir = directory(of: name)
         let recovered = try LogRecovery.open(directory: dir, graphName: name, fileSystem: fileSystem,
-                                             mode: RecoveryMode(repair: options.repair, cleanUp: true))
+                                             mode: RecoveryMode(repair: options.repair, cleanUp: true,
+                                                                                slotMemoryLimit: options.slotMemoryLimit))
         let store = GraphStore.opened(name: name, recovered: recovered, directory: dir, fileSystem: fileSystem,
                                       options: options, report: report)
         state.stores[name] = store

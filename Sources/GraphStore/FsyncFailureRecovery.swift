@@ -33,7 +33,8 @@ extension GraphStore {
             // shorter size durable together with that record.
             try log.file.truncate(to: durable.end)
             let recovered = try LogRecovery.open(directory: storage.directory, graphName: name, fileSystem: storage.fileSystem,
-                                                 mode: RecoveryMode(repair: false, cleanUp: false))
+                                                 mode: RecoveryMode(repair: false, cleanUp: false,
+                                                                    slotMemoryLimit: storage.options.slotMemoryLimit))
             guard recovered.log.lastSequence == durable.sequence else {
                 throw StoreError(.replayFailed, "the reloaded log ends at record \(recovered.log.lastSequence), "
                                  + "expected \(durable.sequence)")

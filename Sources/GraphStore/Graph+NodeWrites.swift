@@ -16,6 +16,13 @@ extension Graph {
         for label in labels {
             for entry in properties { try checkUnique(label: label, key: entry.key, value: entry.value, node: nil) }
         }
+        if let requested, requested.index >= nodes.count {
+            let limit = IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.nodeSlotBytes)
+            if requested.index >= limit {
+                throw GraphError(.invalidMutation, "cannot create " + IDSlotLimit.refusal(
+                    entity: "node", id: Int64(requested.rawValue), limit: Int64(limit), bytesPerSlot: IDSlotLimit.nodeSlotBytes))
+            }
+        }
         guard let (raw, allocation) = nodeIDAllocator.allocate(requested?.rawValue) else {
             throw GraphError(.invalidMutation, "cannot create node \(requested!.rawValue): the id is in use")  // nil request never fails
         }

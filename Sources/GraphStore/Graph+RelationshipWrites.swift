@@ -16,6 +16,14 @@ extension Graph {
         for entry in properties { try checkNames(key: entry.key) }
         if !contains(start) { throw GraphError(.notFound, "Cannot create relationship: node \(start.rawValue) does not exist") }
         if !contains(end) { throw GraphError(.notFound, "Cannot create relationship: node \(end.rawValue) does not exist") }
+        if let requested, requested.index >= relationships.count {
+            let limit = IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.relationshipSlotBytes)
+            if requested.index >= limit {
+                throw GraphError(.invalidMutation, "cannot create " + IDSlotLimit.refusal(
+                    entity: "relationship", id: Int64(requested.rawValue), limit: Int64(limit),
+                    bytesPerSlot: IDSlotLimit.relationshipSlotBytes))
+            }
+        }
         guard let (raw, allocation) = relationshipIDAllocator.allocate(requested?.rawValue) else {
             throw GraphError(.invalidMutation, "cannot create relationship \(requested!.rawValue): the id is in use")  // nil request never fails
         }

@@ -52,6 +52,8 @@ public struct Graph: Sendable {
     /// In creation order.
     var propertyIndexes: [PropertyIndex] = []
     var transaction: Transaction?
+    /// Ids a replayed mutation may name are bounded by the slots this many bytes hold (IDSlotLimit).
+    var slotMemoryLimit = IDSlotLimit.physicalMemory
 
     public init() {}
 

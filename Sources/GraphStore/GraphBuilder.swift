@@ -25,8 +25,19 @@ public struct GraphBuilder: Sendable {
     var labelSets: [[LabelID]: [LabelID]] = [:]
     /// The first problem an `add…` call met, thrown by `build()`.
     var deferredError: GraphError?
+    /// Explicit ids whose empty slots below them would need more memory than this are refused
+    /// (a snapshot naming node 4,000,000,000 would otherwise make billions of free slots).
+    let slotMemoryLimit: Int
 
-    public init() {}
+    public init() { slotMemoryLimit = IDSlotLimit.physicalMemory }
+
+    /// A builder refusing explicit ids whose slots would need more than `slotMemoryLimit` bytes.
+    init(slotMemoryLimit: Int) { self.slotMemoryLimit = slotMemoryLimit }
+
+    /// The first problem an `add…` call met so far (what `build()` would throw first).
+    var firstProblem: GraphError? { deferredError }
+    var labelCount: Int { labelTable.count }
+    var propertyKeyCount: Int { keyTable.count }
 
     // MARK: names
 
@@ -59,6 +70,11 @@ public struct GraphBuilder: Sendable {
     public mutating func addNode(id: NodeID? = nil, labels: [LabelID],
                                  properties: [(key: PropertyKeyID, value: Value)]) -> NodeID {
         let id = id ?? NodeID(nodes.count)
+        if id.index >= nodes.count, id.index >= IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.nodeSlotBytes) {
+            note(GraphError(.invalidMutation, IDSlotLimit.refusal(entity: "node", id: Int64(id.rawValue),
+                limit: Int64(IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.nodeSlotBytes)), bytesPerSlot: IDSlotLimit.nodeSlotBytes)))
+            return id
+        }
         if id.index >= nodes.count {
             nodes.append(contentsOf: repeatElement(Graph.NodeRecord(), count: id.index - nodes.count + 1))
         } else if nodes[id.index].isLive {
@@ -86,6 +102,13 @@ public struct GraphBuilder: Sendable {
         let id = id ?? RelationshipID(relationships.count)
         guard type.index < typeTable.count else {
             note(GraphError(.invalidMutation, "cannot add relationship \(id.rawValue): unknown relationship type id \(type.rawValue)"))
+            return id
+        }
+        if id.index >= relationships.count,
+           id.index >= IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.relationshipSlotBytes) {
+            note(GraphError(.invalidMutation, IDSlotLimit.refusal(entity: "relationship", id: Int64(id.rawValue),
+                limit: Int64(IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.relationshipSlotBytes)),
+                bytesPerSlot: IDSlotLimit.relationshipSlotBytes)))
             return id
         }
         if id.index >= relationships.count {
@@ -159,6 +182,7 @@ public struct GraphBuilder: Sendable {
     public consuming func build() throws(GraphError) -> Graph {
         if let deferredError { throw deferredError }
         var graph = Graph()
+        graph.slotMemoryLimit = slotMemoryLimit
         swap(&graph.labelTable, &labelTable)
         swap(&graph.typeTable, &typeTable)
         swap(&graph.keyTable, &keyTable)

@@ -1,6 +1,9 @@
 // IDAllocator.swift — hands out dense entity ids, reusing freed ones, with exact undo.
 // Nodes and relationships each have one. Every operation has an inverse so that a rolled-back
 // transaction leaves the free list exactly as it was, which keeps later ids deterministic.
+// IDSlotLimit bounds the ids a file may name, so a damaged one cannot make billions of slots.
+
+import Glibc
 
 /// Dense id allocation: a slot count plus a stack of freed ids (reused last-freed first).
 struct IDAllocator: Sendable, Equatable {
@@ -60,5 +63,30 @@ struct IDAllocator: Sendable, Equatable {
     mutating func unrelease(_ id: UInt32) {
         let last = free.popLast()
         assert(last == id, "undo out of order")
+    }
+}
+
+/// The bound on ids read from files (snapshots, log records): an id N makes slots 0...N, so a
+/// damaged or hostile file naming node 4,000,000,000 would otherwise allocate billions of empty
+/// slots and exhaust memory. Ids whose slots would need more than a memory budget (by default
+/// this machine's physical memory) are refused with an error instead.
+enum IDSlotLimit {
+    /// This machine's physical memory in bytes.
+    static var physicalMemory: Int { sysconf(Int32(_SC_PHYS_PAGES)) * sysconf(Int32(_SC_PAGESIZE)) }
+    /// What one node slot costs at least: its record and its free-list entry.
+    static let nodeSlotBytes = MemoryLayout<Graph.NodeRecord>.stride + MemoryLayout<UInt32>.size
+    /// What one relationship slot costs at least while built: its record and its free-list entry.
+    static let relationshipSlotBytes = MemoryLayout<Graph.RelationshipRecord>.stride + MemoryLayout<UInt32>.size
+
+    /// How many slots `budget` bytes hold (at most 2^32 - 1: UInt32.max marks a free slot).
+    static func slots(for budget: Int, bytesPerSlot: Int) -> Int {
+        min(Int(UInt32.max), max(0, budget) / bytesPerSlot)
+    }
+
+    /// The error text for an id at or beyond `limit`.
+    static func refusal(entity: String, id: Int64, limit: Int64, bytesPerSlot: Int) -> String {
+        let gib = Double(id + 1) * Double(bytesPerSlot) / Double(1 << 30)
+        return "\(entity) id \(id) is beyond the ids this machine can hold (below \(limit)): its slots alone would take "
+            + "\((gib * 10).rounded() / 10) GiB"
     }
 }

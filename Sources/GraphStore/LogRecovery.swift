@@ -32,6 +32,8 @@ struct RecoveryMode {
     var repair = false
     /// Delete `*.tmp` files and files a newer snapshot covers (not while a compaction may run).
     var cleanUp = true
+    /// Ids in the files whose slots would need more memory than this are damage (IDSlotLimit).
+    var slotMemoryLimit = IDSlotLimit.physicalMemory
 }
 
 enum LogRecovery {
@@ -48,7 +50,7 @@ enum LogRecovery {
 
         // The newest snapshot that loads; damaged ones refuse, or with --repair are set aside.
         var loaded: LoadedSnapshot?
-        let reader = SnapshotReader(fileSystem: fileSystem)
+        let reader = SnapshotReader(fileSystem: fileSystem, slotMemoryLimit: mode.slotMemoryLimit)
         for (position, number) in snapshots.enumerated().reversed() {
             let path = directory + "/" + SnapshotFormat.fileName(number)
             do {
@@ -91,6 +93,7 @@ enum LogRecovery {
         }
 
         var graph = loaded?.graph ?? Graph()
+        graph.slotMemoryLimit = mode.slotMemoryLimit
         var sequence = loaded?.lastSequence ?? 0
         if segments.isEmpty {
             let path = directory + "/" + AppendLog.segmentFileName(base)

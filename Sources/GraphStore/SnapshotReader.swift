@@ -14,6 +14,8 @@ struct LoadedSnapshot {
 /// Loads `snapshot-<N>.gsnap` files.
 struct SnapshotReader {
     let fileSystem: FileSystem
+    /// Ids whose slots would need more memory than this are damage, not a graph (see IDSlotLimit).
+    var slotMemoryLimit = IDSlotLimit.physicalMemory
 
     /// Reads and verifies the snapshot at `path`, expected to be number `number`.
     /// Throws StoreError(.corruptSnapshot) naming the file and the offset of the first bad
@@ -48,7 +50,7 @@ struct SnapshotReader {
                           "the header says \(declaredLength) bytes, the file has \(bytes.count) (cut short or appended to)")
         }
 
-        var builder = SnapshotGraphLoader()
+        var builder = SnapshotGraphLoader(slotMemoryLimit: slotMemoryLimit)
         var offset = h
         var sawEnd = false
         while offset < bytes.count {
@@ -82,7 +84,13 @@ struct SnapshotReader {
             offset = start + Int(length)
         }
         guard sawEnd else { throw corrupt(offset, "the end section is missing (the file was cut short)") }
-        return LoadedSnapshot(graph: builder.graph, number: number, lastSequence: lastSequence, fileLength: bytes.count)
+        let graph: Graph
+        do throws(SnapshotLoadError) {
+            graph = try builder.graph()
+        } catch {
+            throw corrupt(bytes.count, "its contents do not make a graph (\(error.message))")
+        }
+        return LoadedSnapshot(graph: graph, number: number, lastSequence: lastSequence, fileLength: bytes.count)
     }
 }
 
@@ -91,46 +99,57 @@ struct SnapshotLoadError: Error {
     var message: String
 }
 
-/// Rebuilds the graph section by section, with the ids the snapshot recorded.
-/// Each section is one transaction (bounding the undo memory); indexes come after the nodes,
-/// so each is built in one pass.
+/// Rebuilds the graph with the ids the snapshot recorded, through GraphBuilder: the sections
+/// are decoded into the builder, which builds adjacency and indexes in bulk at the end (a
+/// transaction per section would sort every insert into place and keep undo for all of it).
 private struct SnapshotGraphLoader {
-    var graph = Graph()
+    private var builder: GraphBuilder
     private var previousNode: Int64 = -1
     private var previousRelationship: Int64 = -1
     private var stage = 0
+    private var sawNames = false
+    /// Ids beyond these would make more empty slots than `slotMemoryLimit` bytes can hold.
+    private let nodeIDLimit: Int64
+    private let relationshipIDLimit: Int64
+
+    init(slotMemoryLimit: Int) {
+        builder = GraphBuilder(slotMemoryLimit: slotMemoryLimit)
+        nodeIDLimit = Int64(IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.nodeSlotBytes))
+        relationshipIDLimit = Int64(IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.relationshipSlotBytes))
+    }
 
     private mutating func enter(_ next: Int, _ what: String) throws(SnapshotLoadError) {
         guard next >= stage else { throw SnapshotLoadError(message: "\(what) section out of order") }
         stage = next
     }
 
-    private mutating func transaction(_ body: (inout Graph) throws -> Void) throws(SnapshotLoadError) {
-        graph.beginTransaction()
+    /// Runs a section's decoding, turning codec errors into load errors.
+    private mutating func decoding(_ body: (inout SnapshotGraphLoader) throws -> Void) throws(SnapshotLoadError) {
         do {
-            try body(&graph)
+            try body(&self)
+        } catch let error as SnapshotLoadError {
+            throw error
+        } catch let error as CodecError {
+            throw SnapshotLoadError(message: error.message)
         } catch {
-            graph.rollbackTransaction()
-            if let error = error as? CodecError { throw SnapshotLoadError(message: error.message) }
-            if let error = error as? GraphError { throw SnapshotLoadError(message: error.message) }
             throw SnapshotLoadError(message: "\(error)")
         }
-        _ = graph.commitTransaction()
     }
 
     mutating func names(_ r: inout ByteReader) throws(SnapshotLoadError) {
         try enter(1, "names")
-        guard stage == 1, graph.labelNames.isEmpty else { throw SnapshotLoadError(message: "a second names section") }
-        try transaction { g in
+        guard !sawNames else { throw SnapshotLoadError(message: "a second names section") }
+        sawNames = true
+        try decoding { loader in
             for list in 0..<3 {
                 let count = try r.count()
                 for position in 0..<count {
                     let name = try r.string()
                     let id: Int
                     switch list {
-                    case 0: id = g.internLabel(name).index
-                    case 1: id = g.internRelationshipType(name).index
-                    default: id = g.internPropertyKey(name).index
+                    case 0: id = loader.builder.label(name).index
+                    case 1: id = loader.builder.relationshipType(name).index
+                    default: id = loader.builder.propertyKey(name).index
                     }
                     guard id == position else { throw SnapshotLoadError(message: "name '\(name)' appears twice") }
                 }
@@ -140,55 +159,67 @@ private struct SnapshotGraphLoader {
 
     mutating func nodes(_ r: inout ByteReader) throws(SnapshotLoadError) {
         try enter(2, "nodes")
-        var previous = previousNode
-        try transaction { g in
+        try decoding { loader in
             let count = try r.count()
+            var labels: [LabelID] = []
             for _ in 0..<count {
-                let id = previous + 1 + Int64(try r.varint())
-                guard let raw = UInt32(exactly: id) else { throw SnapshotLoadError(message: "node id \(id) out of range") }
+                let id = try Self.nextID(after: loader.previousNode, delta: try r.varint())
+                guard id < loader.nodeIDLimit, let raw = UInt32(exactly: id) else {
+                    throw SnapshotLoadError(message: IDSlotLimit.refusal(entity: "node", id: id, limit: loader.nodeIDLimit,
+                                                                         bytesPerSlot: IDSlotLimit.nodeSlotBytes))
+                }
                 let labelCount = try r.count()
-                var labels: [LabelID] = []
-                labels.reserveCapacity(labelCount)
+                labels.removeAll(keepingCapacity: true)
                 for _ in 0..<labelCount { labels.append(LabelID(rawValue: try r.id())) }
                 let properties = try r.properties()
-                _ = try g.createNode(id: NodeID(rawValue: raw), labels: labels, properties: properties)
-                previous = id
+                _ = loader.builder.addNode(id: NodeID(rawValue: raw), labels: labels, properties: properties.tuples)
+                try loader.checkBuilder()
+                loader.previousNode = id
             }
         }
-        previousNode = previous
     }
 
     mutating func relationships(_ r: inout ByteReader) throws(SnapshotLoadError) {
         try enter(3, "relationships")
-        var previous = previousRelationship
-        try transaction { g in
+        try decoding { loader in
             let count = try r.count()
             for _ in 0..<count {
-                let id = previous + 1 + Int64(try r.varint())
-                guard let raw = UInt32(exactly: id) else { throw SnapshotLoadError(message: "relationship id \(id) out of range") }
+                let id = try Self.nextID(after: loader.previousRelationship, delta: try r.varint())
+                guard id < loader.relationshipIDLimit, let raw = UInt32(exactly: id) else {
+                    throw SnapshotLoadError(message: IDSlotLimit.refusal(entity: "relationship", id: id, limit: loader.relationshipIDLimit,
+                                                                         bytesPerSlot: IDSlotLimit.relationshipSlotBytes))
+                }
                 let type = RelationshipTypeID(rawValue: try r.id())
                 let start = NodeID(rawValue: try r.id()), end = NodeID(rawValue: try r.id())
                 let properties = try r.properties()
-                _ = try g.createRelationship(id: RelationshipID(rawValue: raw), type: type, from: start, to: end, properties: properties)
-                previous = id
+                loader.builder.addRelationship(id: RelationshipID(rawValue: raw), type: type, from: start, to: end,
+                                               properties: properties.tuples)
+                try loader.checkBuilder()
+                loader.previousRelationship = id
             }
         }
-        previousRelationship = previous
     }
 
     mutating func indexes(_ r: inout ByteReader) throws(SnapshotLoadError) {
         try enter(4, "indexes")
-        try transaction { g in
+        try decoding { loader in
             let count = try r.count()
             for _ in 0..<count {
                 let label = LabelID(rawValue: try r.id()), key = PropertyKeyID(rawValue: try r.id())
                 let unique = try r.u8()
                 guard unique <= 1 else { throw SnapshotLoadError(message: "bad unique flag \(unique)") }
-                try g.createIndex(label: label, key: key, unique: unique == 1)
+                guard label.index < loader.builder.labelCount, key.index < loader.builder.propertyKeyCount else {
+                    throw SnapshotLoadError(message: "an index on unknown label id \(label.rawValue) or key id \(key.rawValue)")
+                }
+                guard !loader.builder.indexes.contains(where: { $0.label == label && $0.key == key }) else {
+                    throw SnapshotLoadError(message: "a second index on label id \(label.rawValue), key id \(key.rawValue)")
+                }
+                loader.builder.addIndex(label: label, key: key, unique: unique == 1)
             }
         }
     }
 
+    /// The end section: the counts it records must be what the sections held.
     mutating func end(_ r: inout ByteReader) throws(SnapshotLoadError) {
         try enter(5, "end")
         let nodes: UInt64, relationships: UInt64
@@ -198,9 +229,34 @@ private struct SnapshotGraphLoader {
         } catch {
             throw SnapshotLoadError(message: error.message)
         }
-        guard nodes == UInt64(graph.nodeCount), relationships == UInt64(graph.relationshipCount) else {
+        guard nodes == UInt64(builder.nodeCount), relationships == UInt64(builder.relationshipCount) else {
             throw SnapshotLoadError(message: "the end section counts \(nodes) nodes and \(relationships) relationships, "
-                                    + "the sections hold \(graph.nodeCount) and \(graph.relationshipCount)")
+                                    + "the sections hold \(builder.nodeCount) and \(builder.relationshipCount)")
+        }
+    }
+
+    /// `previous + 1 + delta`, ids being stored as gaps; a gap past Int64 is damage, not a trap.
+    private static func nextID(after previous: Int64, delta: UInt64) throws(SnapshotLoadError) -> Int64 {
+        guard let gap = Int64(exactly: delta) else { throw SnapshotLoadError(message: "an id gap of \(delta) is out of range") }
+        let (id, overflow) = (previous + 1).addingReportingOverflow(gap)
+        guard !overflow else { throw SnapshotLoadError(message: "an id gap of \(delta) is out of range") }
+        return id
+    }
+
+    /// The first problem an `add…` call noted (a duplicate id, an unknown name id), as a load error.
+    private func checkBuilder() throws(SnapshotLoadError) {
+        if let error = builder.firstProblem { throw SnapshotLoadError(message: error.message) }
+    }
+
+    /// Builds the graph (endpoints and unique constraints are checked here). The builder is
+    /// moved out first so that its relationship records are freed as soon as the graph is built.
+    mutating func graph() throws(SnapshotLoadError) -> Graph {
+        var taken = GraphBuilder(slotMemoryLimit: 0)
+        swap(&taken, &builder)
+        do {
+            return try (consume taken).build()
+        } catch {
+            throw SnapshotLoadError(message: error.message)
         }
     }
 }

@@ -220,6 +220,75 @@ import GraphTestSupport
         }
     }
 
+    /// A snapshot file made by hand: the given sections, framed and checksummed, under a header.
+    static func handMadeSnapshot(number: UInt64, _ sections: [(SnapshotFormat.SectionKind, [UInt8])]) -> [UInt8] {
+        var body: [UInt8] = []
+        for (kind, payload) in sections {
+            body += [kind.rawValue, 0, 0, 0]
+            body.appendLittleEndian(CRC32C.checksum(payload))
+            body.appendLittleEndian(UInt64(payload.count))
+            body += payload
+        }
+        return SnapshotFormat.header(number: number, lastSequence: 0, fileLength: SnapshotFormat.headerLength + body.count) + body
+    }
+
+    @Test func aSnapshotNamingAnIDNearTwoToThe32IsRefusedNotAllocated() throws {
+        // Found by fuzzing: one node with id 4,000,000,000 made the loader create four billion
+        // empty slots. Now the id is refused as damage, naming the file and the section.
+        try withTemporaryDirectory { data in
+            do { _ = try openData(data).createGraph(named: "g") }
+            var nodes = ByteWriter()
+            for field: UInt64 in [1, 4_000_000_000, 0, 0] { nodes.varint(field) }   // one node: id, no labels, no properties
+            let snapshot = data + "/graphs/g/" + SnapshotFormat.fileName(1)
+            try writeFileBytes(snapshot, Self.handMadeSnapshot(number: 1, [(.names, [0, 0, 0]), (.nodes, nodes.bytes), (.end, [1, 0])]))
+            let error = expectStoreError { _ = try openData(data).graph(named: "g") }
+            #expect(error?.kind == .corruptSnapshot)
+            #expect(error?.path == snapshot)
+            #expect(error?.offset == SnapshotFormat.headerLength + SnapshotFormat.sectionHeaderLength + 3, "the nodes section")
+            #expect(error?.message.contains("node id 4000000000 is beyond the ids this machine can hold") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test(arguments: [UInt64.max, UInt64(Int64.max)])
+    func anIDGapPastInt64IsDamageNotATrap(gap: UInt64) throws {
+        // Found by fuzzing: a node id gap over Int64.max trapped converting or adding it.
+        try withTemporaryDirectory { data in
+            do { _ = try openData(data).createGraph(named: "g") }
+            var nodes = ByteWriter()
+            for field: UInt64 in [2, 0, 0, 0, gap, 0, 0] { nodes.varint(field) }   // node 0, then node 0 + 1 + gap
+            let snapshot = data + "/graphs/g/" + SnapshotFormat.fileName(1)
+            try writeFileBytes(snapshot, Self.handMadeSnapshot(number: 1, [(.names, [0, 0, 0]), (.nodes, nodes.bytes), (.end, [2, 0])]))
+            let error = expectStoreError { _ = try openData(data).graph(named: "g") }
+            #expect(error?.kind == .corruptSnapshot)
+            #expect(error?.message.contains("an id gap of \(gap) is out of range") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test func idsBeyondTheSlotMemoryLimitAreRefusedInSnapshotsAndInTheLog() throws {
+        try withTemporaryDirectory { data in
+            do {
+                let directory = try openData(data)
+                try addUsers(try directory.createGraph(named: "g"), 0..<6)   // node ids 0...5, one log record each
+            }
+            // Room for 4 node slots: replaying the record that creates node 4 is refused.
+            let tight = DataDirectory.Options(slotMemoryLimit: 4 * IDSlotLimit.nodeSlotBytes)
+            let replayed = expectStoreError { _ = try openData(data, tight).graph(named: "g") }
+            #expect(replayed?.kind == .corruptLog)
+            #expect(replayed?.message.contains("node id 4 is beyond the ids this machine can hold (below 4)") == true, "\(String(describing: replayed))")
+            // The same graph from a snapshot: the nodes section is refused.
+            do {
+                let directory = try openData(data)
+                try #require(try directory.graph(named: "g")).compact()
+            }
+            let fromSnapshot = expectStoreError { _ = try openData(data, tight).graph(named: "g") }
+            #expect(fromSnapshot?.kind == .corruptSnapshot)
+            #expect(fromSnapshot?.message.contains("node id 4 is beyond") == true, "\(String(describing: fromSnapshot))")
+            // With the default limit (this machine's memory) it opens with every user.
+            let directory = try openData(data)
+            #expect(userIDs(try #require(try directory.graph(named: "g"))) == Array(0..<6))
+        }
+    }
+
     @Test func aSnapshotOfAnotherVersionIsRefused() throws {
         try withTemporaryDirectory { data in
             do {
