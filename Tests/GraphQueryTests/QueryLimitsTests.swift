@@ -37,6 +37,23 @@ struct QueryLimitsTests {
         }
     }
 
+    @Test("UNWIND range(…) counts through the range instead of building the list first")
+    func lazyRangeUnwind() throws {
+        // A built list of 10^15 integers would exceed any memory cap; counted, LIMIT 3 ends it.
+        let engine = QueryEngine(configuration: QueryConfiguration(memoryLimit: 1 << 20))
+        let store = GraphStore.inMemory()
+        let first = try engine.execute("UNWIND range(1, 1000000000000000) AS x RETURN x LIMIT 3", on: store)
+        #expect(first.rows == [[.integer(1)], [.integer(2)], [.integer(3)]])
+        #expect(try engine.execute("UNWIND range(10, 1, -3) AS x RETURN x", on: store).rows
+                == [[.integer(10)], [.integer(7)], [.integer(4)], [.integer(1)]])
+        #expect(try engine.execute("UNWIND range(null, 3) AS x RETURN x", on: store).rows.isEmpty)
+        #expect(try engine.execute("UNWIND range(5, 1) AS x RETURN x", on: store).rows.isEmpty)
+        #expect(throws: QueryError.self) { try engine.execute("UNWIND range(1, 10, 0) AS x RETURN x", on: store) }
+        #expect(throws: QueryError.self) { try engine.execute("UNWIND range(1, 'a') AS x RETURN x", on: store) }
+        // As a value, range() is still the list, and still charged against the memory cap.
+        #expect(throws: QueryError.self) { try engine.execute("RETURN size(range(1, 1000000000000000))", on: store) }
+    }
+
     @Test("an unbounded variable-length expansion on a dense graph stops at the engine default")
     func unboundedExpansion() throws {
         let store = try denseStore(12)

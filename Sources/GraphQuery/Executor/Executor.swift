@@ -3,6 +3,7 @@
 // row at a time, so a LIMIT stops the MATCH feeding it; a breaker takes all its input rows at
 // once and starts the next stretch. Every row ticks the watchdog, which enforces the deadline.
 
+import Dispatch
 import GraphStore
 
 /// Runs plans. Called inside `GraphStore.read`/`write`; the graph never leaves the call.
@@ -55,10 +56,20 @@ extension ExecutionContext {
         var start = 0
         while start < plan.steps.count {
             let end = plan.steps[start...].firstIndex { Executor.isBreaker($0.step) } ?? plan.steps.count
-            if start < end { rows = try stream(rows, plan, start..<end) }
+            do {
+                if start < end { rows = try stream(rows, plan, start..<end) }
+            } catch {
+                Executor.discardInBackground(&rows)
+                throw error
+            }
             guard end < plan.steps.count else { break }
             let started = profiler != nil ? ContinuousClock.now : nil
-            rows = try runBreaker(plan.steps[end].step, width: plan.steps[end].width, rows: rows)
+            do {
+                rows = try runBreaker(plan.steps[end].step, width: plan.steps[end].width, rows: rows)
+            } catch {
+                Executor.discardInBackground(&rows)
+                throw error
+            }
             if let profiler, let started {
                 profiler.rows[end] += rows.count
                 profiler.time[end] += ContinuousClock.now - started
@@ -78,6 +89,18 @@ extension Executor {
         case .projection(let p): return p.isAggregating || p.isDistinct || !p.orderBy.isEmpty
         case .match, .unwind, .loadCSV: return false
         }
+    }
+
+    /// Hands a large row buffer to a background queue to be freed: a query stopped by its
+    /// deadline (or an error) answers at once instead of after tearing down millions of rows,
+    /// which takes longer than the 50 ms a deadline may be overrun.
+    static func discardInBackground<Element: Sendable>(_ rows: inout [Element]) {
+        guard rows.count > 4096 else { return }
+        var taken: [Element] = []
+        swap(&taken, &rows)
+        let garbage = taken
+        taken = []
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(garbage) {} }
     }
 
     static func padded(_ row: Row, to width: Int) -> Row {
@@ -135,8 +158,13 @@ extension ExecutionContext {
             }
         }
         var output: [Row] = []
-        for row in input {
-            guard try push(row, plan, steps.lowerBound, steps.upperBound, &state, &output) else { break }
+        do {
+            for row in input {
+                guard try push(row, plan, steps.lowerBound, steps.upperBound, &state, &output) else { break }
+            }
+        } catch {
+            Executor.discardInBackground(&output)
+            throw error
         }
         return output
     }
@@ -187,6 +215,22 @@ extension ExecutionContext {
             return going
         case .unwind(let list, let slot):
             var current = Executor.padded(row, to: width)
+            if case .function(let call) = list, call.name == "range", FunctionCatalog.lookup("range") != nil {
+                // UNWIND range(…) counts through the range instead of building it first: no
+                // memory for a billion-element list, and a deadline is met within a few rows.
+                var arguments: [RuntimeValue] = []
+                for argument in call.arguments { arguments.append(try evaluate(argument, current)) }
+                if arguments.contains(where: \.isNull) { return true }   // range(null, …) is null: no rows
+                let (start, step, count) = try ExecutionContext.rangeBounds(arguments)
+                var value = start
+                for _ in 0..<count {
+                    try watchdog.tick()
+                    current[slot] = .integer(value)
+                    guard try forward(current, plan, index, end, &state, &output) else { return false }
+                    value &+= step
+                }
+                return true
+            }
             let value = try evaluate(list, current)
             switch value {
             case .null: return true

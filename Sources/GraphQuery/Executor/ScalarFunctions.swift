@@ -6,6 +6,25 @@ import Foundation
 import GraphStore
 
 extension ExecutionContext {
+    /// range(start, end[, step])'s first element, step and element count, checked: integer
+    /// arguments, a non-zero step, a span that fits Int64. `UNWIND range(…)` iterates these
+    /// without building the list.
+    static func rangeBounds(_ arguments: [RuntimeValue]) throws(QueryError) -> (start: Int64, step: Int64, count: Int64) {
+        let bounds = try arguments.map { (v: RuntimeValue) throws(QueryError) -> Int64 in
+            guard case .integer(let i) = v else { throw RuntimeValue.typeMismatch(expected: "Integer", v) }
+            return i
+        }
+        let step = bounds.count > 2 ? bounds[2] : 1
+        guard step != 0 else { throw QueryError(.runtime, "ArgumentError: step argument to range() can't be 0") }
+        // Spans near the Int64 limits overflow a plain subtraction: refuse them.
+        let (span, spanOverflow) = step > 0 ? bounds[1].subtractingReportingOverflow(bounds[0])
+                                            : bounds[0].subtractingReportingOverflow(bounds[1])
+        if spanOverflow || step == .min {
+            throw QueryError(.runtime, "ArgumentError: range(\(bounds[0]), \(bounds[1])) has too many elements")
+        }
+        return (bounds[0], step, span < 0 ? 0 : span / (step > 0 ? step : -step) + 1)
+    }
+
     func callScalar(_ name: String, _ arguments: [RuntimeValue]) throws(QueryError) -> RuntimeValue {
         switch name {
         case "coalesce": return arguments.first { !$0.isNull } ?? .null
@@ -86,28 +105,28 @@ extension ExecutionContext {
             default: throw RuntimeValue.typeMismatch(expected: "List, String, or Null", argument)
             }
         case "range":
-            let bounds = try arguments.map { (v: RuntimeValue) throws(QueryError) -> Int64 in
-                guard case .integer(let i) = v else { throw RuntimeValue.typeMismatch(expected: "Integer", v) }
-                return i
-            }
-            let step = bounds.count > 2 ? bounds[2] : 1
-            guard step != 0 else { throw QueryError(.runtime, "ArgumentError: step argument to range() can't be 0") }
-            // Spans near the Int64 limits overflow a plain subtraction: refuse them.
-            let (span, spanOverflow) = step > 0 ? bounds[1].subtractingReportingOverflow(bounds[0])
-                                                : bounds[0].subtractingReportingOverflow(bounds[1])
-            if spanOverflow || step == .min {
-                throw QueryError(.runtime, "ArgumentError: range(\(bounds[0]), \(bounds[1])) has too many elements")
-            }
-            let count: Int64 = span < 0 ? 0 : span / (step > 0 ? step : -step) + 1
+            let (start, step, count) = try Self.rangeBounds(arguments)
             let (bytes, bytesOverflow) = Int(count).multipliedReportingOverflow(by: 24)
             try watchdog.charge(bytesOverflow ? Int.max : bytes)
+            // The whole list is reserved at once, so it never grows: a growth copies every element
+            // so far, which for a huge list takes longer than a deadline may be overrun. A list
+            // that could not fit in half this machine's memory is refused before anything is built.
+            let (stride, strideOverflow) = Int(count).multipliedReportingOverflow(by: MemoryLayout<RuntimeValue>.stride)
+            if strideOverflow || stride > Int(clamping: ProcessInfo.processInfo.physicalMemory / 2) {
+                throw QueryError(.runtime, "range(\(start), …) would build a list of \(count) elements, more than half of this machine's memory")
+            }
             var out: [RuntimeValue] = []
-            out.reserveCapacity(Int(min(count, 1 << 16)))  // grows as the watchdog allows
-            var value = bounds[0]
-            for _ in 0..<count {
-                try watchdog.tick()
-                out.append(.integer(value))
-                value &+= step
+            out.reserveCapacity(Int(count))
+            var value = start
+            do {
+                for _ in 0..<count {
+                    try watchdog.tick()
+                    out.append(.integer(value))
+                    value &+= step
+                }
+            } catch {
+                Executor.discardInBackground(&out)
+                throw error
             }
             return .list(out)
         case "tostring":
