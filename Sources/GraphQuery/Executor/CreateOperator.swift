@@ -5,7 +5,7 @@
 import GraphStore
 
 extension ExecutionContext {
-    mutating func create(_ create: BoundCreate, rows: [Row]) throws(QueryError) -> [Row] {
+    func create(_ create: BoundCreate, rows: [Row]) throws(QueryError) -> [Row] {
         var output: [Row] = []
         output.reserveCapacity(rows.count)
         for var row in rows {
@@ -53,7 +53,7 @@ extension ExecutionContext {
 
     /// Evaluates a property map for storing: null values are left out (setting null is removing),
     /// a later duplicate key wins, and values a property cannot hold are refused.
-    mutating func storableProperties(_ properties: [(key: String, value: Expression)], _ row: Row) throws(QueryError) -> [(key: PropertyKeyID, value: Value)] {
+    func storableProperties(_ properties: [(key: String, value: Expression)], _ row: Row) throws(QueryError) -> [(key: PropertyKeyID, value: Value)] {
         var out: [(key: PropertyKeyID, value: Value)] = []
         for (key, expression) in properties {
             let value = try evaluate(expression, row)

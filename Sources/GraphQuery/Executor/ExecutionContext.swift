@@ -8,8 +8,10 @@ import GraphStore
 /// A row: one value per slot of the current scope.
 typealias Row = [RuntimeValue]
 
-/// The state of one query run.
-struct ExecutionContext {
+/// The state of one query run. A final class, used by one thread only: the operators are
+/// methods on it and recurse for every row, and a struct this size was copied (every field
+/// retained and released) on every call of the matcher.
+final class ExecutionContext {
     var graph: Graph
     let parameters: [String: RuntimeValue]
     var statistics = QueryStatistics()

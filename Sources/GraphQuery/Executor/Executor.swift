@@ -51,7 +51,7 @@ enum Executor {
 
 extension ExecutionContext {
     /// Runs one plan's steps (not its UNION parts) and returns its final rows.
-    mutating func rows(of plan: LogicalPlan) throws(QueryError) -> [Row] {
+    func rows(of plan: LogicalPlan) throws(QueryError) -> [Row] {
         var rows: [Row] = [[]]
         var start = 0
         while start < plan.steps.count {
@@ -112,7 +112,7 @@ extension ExecutionContext {
     /// Runs one breaker over all its input rows. A breaker sees the whole input: updating
     /// clauses are eager (a MATCH never sees the writes of its own query's later clauses), and
     /// sorting, grouping and DISTINCT need every row.
-    mutating func runBreaker(_ step: PlanStep, width: Int, rows: [Row]) throws(QueryError) -> [Row] {
+    func runBreaker(_ step: PlanStep, width: Int, rows: [Row]) throws(QueryError) -> [Row] {
         for row in rows { try watchdog.charge(Watchdog.size(of: row)) }
         switch step {
         case .create(let create): return try self.create(create, rows: rows.map { Executor.padded($0, to: width) })

@@ -48,7 +48,7 @@ extension ExecutionContext {
     }
 
     /// A writing procedure for every input row, on the write transaction's graph.
-    mutating func callWritingProcedure(_ call: BoundCall, rows: [Row], width: Int) throws(QueryError) -> [Row] {
+    func callWritingProcedure(_ call: BoundCall, rows: [Row], width: Int) throws(QueryError) -> [Row] {
         let procedure = try lookup(call)
         var output: [Row] = []
         for input in rows {

@@ -28,7 +28,7 @@ extension ExecutionContext {
     }
 
     /// Sets (or, with null, removes) one property, counting it.
-    mutating func write(_ key: String, _ value: RuntimeValue, to target: UpdateTarget) throws(QueryError) {
+    func write(_ key: String, _ value: RuntimeValue, to target: UpdateTarget) throws(QueryError) {
         guard let stored = value.storable else {
             throw QueryError(.type, "Property values can only be of primitive types or arrays of primitive types")
         }
@@ -61,7 +61,7 @@ extension ExecutionContext {
         }
     }
 
-    mutating func applySet(_ items: [SetItem], _ row: Row) throws(QueryError) {
+    func applySet(_ items: [SetItem], _ row: Row) throws(QueryError) {
         for item in items {
             switch item {
             case .property(let targetExpression, let key, let valueExpression):
@@ -99,7 +99,7 @@ extension ExecutionContext {
         }
     }
 
-    mutating func applyRemove(_ items: [RemoveItem], _ row: Row) throws(QueryError) {
+    func applyRemove(_ items: [RemoveItem], _ row: Row) throws(QueryError) {
         for item in items {
             switch item {
             case .property(let targetExpression, let key):
@@ -121,7 +121,7 @@ extension ExecutionContext {
 
     /// Deletes every entity the targets name over all rows: relationships first (those of
     /// DETACH'ed nodes included), then nodes, so `DELETE r, n` works in any order.
-    mutating func delete(_ targets: [Expression], detach: Bool, rows: [Row]) throws(QueryError) {
+    func delete(_ targets: [Expression], detach: Bool, rows: [Row]) throws(QueryError) {
         var nodes: [NodeID] = [], relationships: [RelationshipID] = []
         var seenNodes: Set<NodeID> = [], seenRelationships: Set<RelationshipID> = []
         func add(_ value: RuntimeValue) throws(QueryError) {
@@ -170,7 +170,7 @@ extension ExecutionContext {
 
     /// MERGE: for each row in order (so a later row sees what an earlier one created), either
     /// every match of the pattern (then ON MATCH SET) or one newly created instance (ON CREATE SET).
-    mutating func merge(_ operators: [PatternOperator], _ merge: BoundMerge, rows: [Row]) throws(QueryError) -> [Row] {
+    func merge(_ operators: [PatternOperator], _ merge: BoundMerge, rows: [Row]) throws(QueryError) -> [Row] {
         var output: [Row] = []
         for row in rows {
             for pattern in merge.create.patterns {
@@ -203,7 +203,7 @@ extension ExecutionContext {
     }
 
     /// CREATE/DROP INDEX and CONSTRAINT. A unique constraint is a unique index in the store.
-    mutating func runSchema(_ command: SchemaCommand) throws(QueryError) {
+    func runSchema(_ command: SchemaCommand) throws(QueryError) {
         let what = ":\(command.label)(\(command.key))"
         switch command.action {
         case .create:
