@@ -47,9 +47,11 @@ public final class QueryEngine: Sendable {
 
     /// `execute` with a time limit: nil uses the configured default; the configured maximum
     /// caps it. Every operator checks the deadline, so a runaway query stops soon after it
-    /// with a `.timeout` error, and a stopped write leaves nothing behind.
+    /// with a `.timeout` error, and a stopped write leaves nothing behind. `cancellation`,
+    /// cancelled from another thread, stops the query the same way ("Query cancelled").
     public func execute(_ text: String, on store: GraphStore, parameters: [String: Value] = [:],
-                        readOnly: Bool = false, timeout: Duration?) throws(QueryError) -> QueryResult {
+                        readOnly: Bool = false, timeout: Duration?,
+                        cancellation: QueryCancellation? = nil) throws(QueryError) -> QueryResult {
         let clock = ContinuousClock()
         let started = clock.now
         let header = try ParameterHeader.split(text)
@@ -63,7 +65,7 @@ public final class QueryEngine: Sendable {
         }
         let profiler = mode == .profile ? Profiler(steps: plan.steps.count) : nil
         var result = try run(plan, on: store, header: header, parameters: parameters, readOnly: readOnly,
-                             timeout: timeout, profiler: profiler)
+                             timeout: timeout, profiler: profiler, cancellation: cancellation)
         if let profiler {
             result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription(profile: profiler).map { [.string($0)] },
                                  hasResultSet: true, statistics: result.statistics)
@@ -113,7 +115,8 @@ public final class QueryEngine: Sendable {
     }
 
     private func run(_ plan: LogicalPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
-                     readOnly: Bool, timeout: Duration?, profiler: Profiler?) throws(QueryError) -> QueryResult {
+                     readOnly: Bool, timeout: Duration?, profiler: Profiler?,
+                     cancellation: QueryCancellation? = nil) throws(QueryError) -> QueryResult {
         if readOnly && plan.isUpdating {
             throw QueryError(.semantic, "graph.RO_QUERY is to be executed only on read-only queries")
         }
@@ -124,7 +127,8 @@ public final class QueryEngine: Sendable {
             throw QueryError(.semantic, "Missing parameters")
         }
         let configuration = self.configuration
-        let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit)
+        let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
+                                cancellation: cancellation)
         let registry = procedures
         do {
             if plan.isUpdating {

@@ -2,6 +2,8 @@
 // queries (huge UNWIND, unbounded variable-length expansion) with a timeout error, a stopped
 // write leaves nothing behind, and the memory cap and result-row limit stop what they bound.
 
+import Foundation
+import Synchronization
 import Testing
 @testable import GraphQuery
 import GraphStore
@@ -35,6 +37,33 @@ struct QueryLimitsTests {
         expectTimeout {
             _ = try engine.execute("UNWIND range(1, 2000000000) AS x RETURN count(x)", on: .inMemory(), timeout: .milliseconds(30))
         }
+    }
+
+    @Test("a query cancelled from another thread stops with 'Query cancelled', and a write rolls back")
+    func cancelledFromAnotherThread() throws {
+        let engine = QueryEngine()
+        let store = GraphStore.inMemory()
+        _ = try engine.execute("CREATE (:Keep)", on: store)
+        for query in ["UNWIND range(1, 2000000000) AS x RETURN count(x)",
+                      "UNWIND range(1, 2000000000) AS i CREATE (:N {i: i})"] {
+            let cancellation = QueryCancellation()
+            let outcome = Mutex<QueryError?>(nil)
+            let finished = Atomic<Bool>(false)
+            let runner = Thread {
+                do {
+                    _ = try engine.execute(query, on: store, timeout: .seconds(600), cancellation: cancellation)
+                } catch let error as QueryError {
+                    outcome.withLock { $0 = error }
+                } catch {}
+                finished.store(true, ordering: .releasing)
+            }
+            runner.start()
+            cancellation.cancel()   // before or after the query started: it stops either way
+            while !finished.load(ordering: .acquiring) { usleep(1000) }   // waits for the outcome, times nothing
+            let error = outcome.withLock { $0 }
+            #expect(error?.kind == .timeout && error?.message == "Query cancelled", "\(String(describing: error))")
+        }
+        #expect(try engine.execute("MATCH (n) RETURN count(n)", on: store).rows == [[.integer(1)]])
     }
 
     @Test("UNWIND range(…) counts through the range instead of building the list first")

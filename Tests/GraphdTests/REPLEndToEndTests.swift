@@ -111,6 +111,12 @@ struct REPLEndToEndTests {
             }
             #expect(interrupted)
             try repl.read(until: Self.prompt)
+            // The query itself stopped, not only the wait for it: a write needs the graph's
+            // write lock, which the 10^12-row read would otherwise hold for hours.
+            repl.type("CREATE (:After);\r")
+            let created = try repl.read(until: "Nodes created: 1")
+            #expect(created.contains("Nodes created: 1"), "\(created.debugDescription)")
+            try repl.read(until: Self.prompt)
             repl.type("RETURN 7 AS seven;\r")
             let seven = try repl.read(until: "1 row")
             #expect(seven.contains("|     7 |"), "\(seven.debugDescription)")

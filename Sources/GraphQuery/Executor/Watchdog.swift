@@ -9,14 +9,17 @@ final class Watchdog {
     let deadline: ContinuousClock.Instant?
     let timeout: Duration?
     let memoryLimit: Int?
+    /// Raised from another thread to stop the run (the REPL's Ctrl-C).
+    let cancellation: QueryCancellation?
     private var ticks: UInt32 = 0
     /// Estimated bytes held by buffered rows so far (never decreases: a conservative bound).
     private(set) var memoryUsed = 0
 
-    init(timeout: Duration?, memoryLimit: Int?) {
+    init(timeout: Duration?, memoryLimit: Int?, cancellation: QueryCancellation? = nil) {
         self.timeout = timeout
         self.deadline = timeout.map { ContinuousClock.now + $0 }
         self.memoryLimit = memoryLimit
+        self.cancellation = cancellation
     }
 
     /// Called per row; checks the clock every 256 calls (≈ microseconds apart), far inside 50 ms.
@@ -26,8 +29,11 @@ final class Watchdog {
         if ticks & 0xFF == 0 { try checkNow() }
     }
 
-    /// Checks the deadline immediately.
+    /// Checks the deadline (and a cancellation) immediately.
     func checkNow() throws(QueryError) {
+        if let cancellation, cancellation.isCancelled {
+            throw QueryError(.timeout, "Query cancelled")
+        }
         guard let deadline, ContinuousClock.now >= deadline else { return }
         let limit = timeout.map { "\(Int(($0 / .milliseconds(1)).rounded())) ms" } ?? "its"
         throw QueryError(.timeout, "Query timed out: it ran past its time limit of \(limit)")

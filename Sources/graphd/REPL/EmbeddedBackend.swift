@@ -4,12 +4,15 @@
 
 import GraphQuery
 import GraphStore
+import Synchronization
 
 /// Statements run in this process against a data directory.
 final class EmbeddedBackend: QueryBackend {
     let directory: DataDirectory
     let engine: QueryEngine
     let summary: String
+    /// The running statement's cancellation, for Ctrl-C (`interrupt`) on the signal thread.
+    private let running = Mutex<QueryCancellation?>(nil)
 
     init(directory: DataDirectory, engine: QueryEngine = QueryEngine()) {
         self.directory = directory
@@ -19,8 +22,11 @@ final class EmbeddedBackend: QueryBackend {
 
     func execute(_ query: String, graph: String, parameters: [String: Value]) throws(REPLError) -> QueryResult {
         let store = try self.store(graph)
+        let cancellation = QueryCancellation()
+        running.withLock { $0 = cancellation }
+        defer { running.withLock { $0 = nil } }
         do throws(QueryError) {
-            return try engine.execute(query, on: store, parameters: parameters)
+            return try engine.execute(query, on: store, parameters: parameters, timeout: nil, cancellation: cancellation)
         } catch {
             throw .query(error)
         }
@@ -73,7 +79,9 @@ final class EmbeddedBackend: QueryBackend {
     }
 
     /// An in-process query cannot be stopped from outside; the session stops waiting for it.
-    func interrupt() {}
+    /// Ctrl-C: the running query stops at its next watchdog check (a write rolls back), so it
+    /// no longer holds the graph's lock nor a core once the prompt is back.
+    func interrupt() { running.withLock { $0?.cancel() } }
 
     private func store(_ graph: String) throws(REPLError) -> GraphStore {
         do throws(StoreError) {
