@@ -15,6 +15,7 @@ enum RecoveryCommand {
         "dir": "graphd data directory to create (required; must not exist yet)",
         "graph": "graph name (default social)",
         "restarts": "timed reopenings; the best and the median are reported (default 3)",
+        "log-records": "transactions written after the snapshot (one FRIEND relationship each), then the restart timed again (default 1000000; 0 skips)",
         "out": "result JSON path",
     ]
 
@@ -68,6 +69,42 @@ enum RecoveryCommand {
         report.load["restartFromSnapshotMedianSeconds"] = fromSnapshot.median
         report.passed = fromLog.passed && fromSnapshot.passed
 
+        // A snapshot and a log of `logRecords` single-relationship transactions after it: the
+        // restart of a graph that has been written to since its last compaction.
+        let logRecords = max(0, try options.int("log-records", default: 1_000_000))
+        var withLog = (best: 0.0, median: 0.0, passed: true)
+        var expectedWithLog = expected
+        if logRecords > 0 {
+            progress("writing \(logRecords) transactions after the snapshot (--fsync no for the writing only)")
+            do {   // the directory (and its lock) is released before the restarts below
+                let directory = try DataDirectory(path: dir, options: DataDirectory.Options(fsync: .no, compactionRatio: 0))
+                guard let store = try directory.graph(named: name) else { throw UsageError("graph '\(name)' vanished from \(dir)") }
+                let (users, friend) = try store.read { g -> ([NodeID], RelationshipTypeID) in
+                    guard let user = g.labelID(named: "User"), let friend = g.relationshipTypeID(named: "FRIEND") else {
+                        throw UsageError("the data set has no :User or :FRIEND")
+                    }
+                    return (g.nodeIDs(withLabel: user), friend)
+                }
+                var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+                let t0 = nowNanoseconds()
+                for _ in 0..<logRecords {
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    let a = users[Int(state >> 33) % users.count], b = users[Int(state >> 13 & 0xFFFFF) % users.count]
+                    try store.write { g in _ = try g.createRelationship(type: friend, from: a, to: b, properties: []) }
+                }
+                report.load["logRecordsWriteSeconds"] = Double(nowNanoseconds() - t0) / 1e9
+                store.close()
+            }
+            expectedWithLog = (expected.0, expected.1 + logRecords)
+            report.load["diskWithLogMiB"] = Double(directorySize(dir)) / 1_048_576
+            withLog = try timeRestarts(dir: dir, name: name, restarts: restarts, expected: expectedWithLog,
+                                       what: "from snapshot + \(logRecords) log records")
+            report.load["restartFromSnapshotAndLogBestSeconds"] = withLog.best
+            report.load["restartFromSnapshotAndLogMedianSeconds"] = withLog.median
+            report.extra["logRecordsAfterSnapshot"] = String(logRecords)
+            report.passed = report.passed && withLog.passed
+        }
+
         let d = report.dataset!
         func seconds(_ key: String, _ decimals: Int = 3) -> String { String(format2: report.load[key] ?? 0, decimals: decimals) + " s" }
         func mebibytes(_ key: String) -> String { String(format2: report.load[key] ?? 0, decimals: 1) + " MiB" }
@@ -81,7 +118,11 @@ enum RecoveryCommand {
             ["data directory size (snapshot)", mebibytes("diskAfterCompactionMiB")],
             ["restart from snapshot, best of \(restarts)", seconds("restartFromSnapshotBestSeconds")],
             ["restart from snapshot, median", seconds("restartFromSnapshotMedianSeconds")],
-        ]))
+        ] + (logRecords > 0 ? [
+            ["\(logRecords) one-relationship transactions after it", mebibytes("diskWithLogMiB") + " on disk"],
+            ["restart from snapshot + log, best of \(restarts)", seconds("restartFromSnapshotAndLogBestSeconds")],
+            ["restart from snapshot + log, median", seconds("restartFromSnapshotAndLogMedianSeconds")],
+        ] : [])))
         let out = options.string("out", default: defaultResultPath(command: "recovery", dataset: source))
         try report.write(to: out)
         print("\nresult file: \(out)\ndata directory left for `graphd --data \(dir)`")
