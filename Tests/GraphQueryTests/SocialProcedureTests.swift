@@ -272,4 +272,44 @@ import GraphStore
         let star = Self.plainConnections.replacingOccurrences(of: "count(DISTINCT f)", with: "count(*)")
         #expect(!(try engine.explain(star, on: store)).contains { $0.contains("ProcedureCall") })
     }
+
+    @Test func thePlannerRunsThePlainMutualFriendsQueryOnTheKernel() throws {
+        let (store, engine) = try Self.socialStore()
+        // Awkward data on top: a pair stored twice, a self-loop, and two users sharing id 39.
+        _ = try engine.execute("MATCH (a:User {id: 0}), (b:User {id: 1}) CREATE (a)-[:FRIEND]->(b), (b)-[:FRIEND]->(a)", on: store)
+        _ = try engine.execute("MATCH (a:User {id: 2}) CREATE (a)-[:FRIEND]->(a)", on: store)
+        _ = try engine.execute("MATCH (a:User {id: 0}), (b:User {id: 2}) CREATE (:User {id: 39})-[:FRIEND]->(a), (b)-[:FRIEND]->(a)", on: store)
+        let plain = "MATCH (a:User {id: $a})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: $b}) WHERE a <> b RETURN DISTINCT m.id ORDER BY m.id"
+        #expect(try engine.explain(plain, on: store).contains { $0.contains("ProcedureCall social.mutualFriends") })
+        // The same with a conjunct the recognizer does not know (always true): the general plan.
+        let general = plain.replacingOccurrences(of: "WHERE a <> b", with: "WHERE a <> b AND m = m")
+        #expect(!(try engine.explain(general, on: store)).contains { $0.contains("ProcedureCall") })
+        var nonEmpty = 0
+        for a in [0, 1, 2, 5, 39] {
+            for b in [0, 1, 2, 3, 20, 39] {
+                let p: [String: Value] = ["a": .integer(Int64(a)), "b": .integer(Int64(b))]
+                let recognised = try rows(engine, store, plain, p)
+                if !recognised.isEmpty { nonEmpty += 1 }
+                let expected = try rows(engine, store, general, p)
+                #expect(recognised == expected, "a \(a), b \(b): \(recognised) vs \(expected)")
+            }
+        }
+        #expect(nonEmpty > 10)
+        // Other DISTINCT projections over a, m, b are rewritten too and agree with the general plan.
+        let pairs = "MATCH (a:User)-[:FRIEND]-(m:User)-[:FRIEND]-(b:User) WHERE a <> b AND a.id < 3 AND b.id IN [1, 2, 39] "
+            + "RETURN DISTINCT a.id, b.id, m.id ORDER BY a.id, b.id, m.id"
+        #expect(try engine.explain(pairs, on: store).contains { $0.contains("ProcedureCall social.mutualFriends") })
+        #expect(try rows(engine, store, pairs) == (try rows(engine, store, pairs.replacingOccurrences(of: "a <> b AND", with: "a <> b AND m = m AND"))))
+        // Not rewritten: without DISTINCT (path multiplicity shows), counting paths, naming a
+        // relationship, ends without :User, or without `a <> b`.
+        for text in [
+            "MATCH (a:User {id: 0})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: 1}) WHERE a <> b RETURN m.id",
+            "MATCH (a:User {id: 0})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: 1}) WHERE a <> b RETURN count(*)",
+            "MATCH (a:User {id: 0})-[r:FRIEND]-(m)-[:FRIEND]-(b:User {id: 1}) WHERE a <> b RETURN DISTINCT m.id, id(r)",
+            "MATCH (a {id: 0})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: 1}) WHERE a <> b RETURN DISTINCT m.id",
+            "MATCH (a:User {id: 0})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: 1}) RETURN DISTINCT m.id",
+        ] {
+            #expect(!(try engine.explain(text, on: store)).contains { $0.contains("ProcedureCall") }, "\(text)")
+        }
+    }
 }

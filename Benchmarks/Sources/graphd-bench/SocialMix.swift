@@ -45,7 +45,7 @@ enum MixQueries {
             return "CALL social.connections($uid, {limit: 50}) YIELD user, mutual RETURN user.id, mutual"
         case (.connections, .cypher):
             return "MATCH (u:User {id: $uid})-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE c <> u AND NOT (u)-[:FRIEND]-(c) "
-                + "WITH c, count(DISTINCT f) AS mutual RETURN c.id AS id, mutual ORDER BY mutual DESC, id ASC LIMIT 50"
+                + "WITH c, count(DISTINCT f) AS mutual RETURN c.id AS id, mutual ORDER BY mutual DESC, id(c) LIMIT 50"
         case (.mutual, .procedure): return "CALL social.mutualFriends($a, $b) YIELD friend RETURN friend.id"
         case (.mutual, .cypher):
             return "MATCH (a:User {id: $a})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: $b}) WHERE a <> b RETURN DISTINCT m.id"

@@ -15,6 +15,11 @@ extension ExecutionContext {
             }
             arguments.append(value)
         }
+        // Arguments past the signature come only from the planner's rewrites (a user's CALL is
+        // held to the signature by the binder): passed on unchecked, for the procedure to read.
+        for expression in call.arguments.dropFirst(procedure.signature.arguments.count) {
+            arguments.append(try evaluate(expression, row))
+        }
         return arguments
     }
 

@@ -1,7 +1,9 @@
-// SocialPlanner.swift — recognises the plain-Cypher "connections" query (a 2-hop FRIEND expansion
-// with the "not already a friend" anti-join, grouped by far node and counted) and plans it as a
-// call of the social.connections kernel, so the textbook query runs on the same fast path as
-// `CALL social.connections`. Called once from Planner.plan; every other query is left alone.
+// SocialPlanner.swift — recognises plain-Cypher social queries and plans them as calls of the
+// social kernels, so the textbook queries run on the same fast path as their procedures: the
+// "connections" query (a 2-hop FRIEND expansion with the "not already a friend" anti-join,
+// grouped by far node and counted) becomes social.connections, and the "mutual friends" query
+// (a 2-hop FRIEND path between two given users, deduplicated) becomes social.mutualFriends.
+// Called once from Planner.plan; every other query is left alone.
 
 import GraphStore
 
@@ -29,6 +31,15 @@ enum SocialPlanner {
                 clauses.append((.match(rewritten.match), query.clauses[i].width))
                 clauses.append((.call(rewritten.call), query.clauses[i].width))
                 clauses.append((.projection(rewritten.projection), query.clauses[i + 1].width))
+                i += 2
+                continue
+            }
+            if i + 1 < query.clauses.count, case .match(let match) = query.clauses[i].clause,
+               case .projection(let projection) = query.clauses[i + 1].clause,
+               let rewritten = mutualFriends(match, projection) {
+                clauses.append((.match(rewritten.match), query.clauses[i].width))
+                clauses.append((.call(rewritten.call), query.clauses[i].width))
+                clauses.append(query.clauses[i + 1])
                 i += 2
                 continue
             }
@@ -104,6 +115,60 @@ enum SocialPlanner {
         grouped.items = items
         grouped.aggregates = []
         return (start, call, grouped)
+    }
+
+    /// The MATCH and CALL that replace a recognised mutual-friends MATCH, or nil.
+    ///
+    /// Recognised: `MATCH (a:User …)-[:FRIEND]-(m)-[:FRIEND]-(b:User …) WHERE a <> b [AND <on a and b only>]`
+    /// followed by a DISTINCT projection (no aggregates) reading only a, m and b, with `m` new,
+    /// unlabelled or `:User`, without properties, both relationships undirected, unnamed in what
+    /// follows, of the schema's FRIEND type. It becomes `MATCH (a …), (b …) WHERE …` and
+    /// `CALL social.mutualFriends(a, b)` yielding m: the kernel's list is exactly the set of
+    /// nodes adjacent to both by FRIEND, which is what the DISTINCT projection keeps of the paths.
+    static func mutualFriends(_ match: BoundMatch, _ projection: BoundProjection) -> (match: BoundMatch, call: BoundCall)? {
+        guard !match.isOptional, match.patterns.count == 1 else { return nil }
+        let pattern = match.patterns[0]
+        guard pattern.pathSlot == nil, pattern.nodes.count == 3, pattern.relationships.count == 2 else { return nil }
+        let (a, m, b) = (pattern.nodes[0], pattern.nodes[1], pattern.nodes[2])
+        let names = SocialNames.standard
+        guard !match.boundBefore.contains(m.slot), m.properties.isEmpty, m.labels.isEmpty || m.labels == [names.user],
+              Set([a.slot, m.slot, b.slot]).count == 3 else { return nil }
+        // The procedure takes users: both ends must be matched as :User (it ignores others).
+        guard a.labels.contains(names.user), b.labels.contains(names.user) else { return nil }
+        for relationship in pattern.relationships {
+            guard relationship.types == [names.friend], relationship.direction == .either, relationship.properties.isEmpty,
+                  relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
+        }
+        // WHERE: `a <> b`, plus conditions on a and b alone.
+        var conjuncts: [Expression] = []
+        func split(_ e: Expression) {
+            if case .binary(.and, let l, let r) = e { split(l); split(r) } else { conjuncts.append(e) }
+        }
+        if let predicate = match.predicate { split(predicate) }
+        let ends = match.boundBefore.union([a.slot, b.slot])
+        guard conjuncts.contains(where: { isNotEqual($0, a.slot, b.slot) }) else { return nil }
+        for conjunct in conjuncts {
+            guard let slots = conjunct.referencedSlots, slots.isSubset(of: ends) else { return nil }
+        }
+        // The projection: DISTINCT, no aggregates, reading a, m and b only (so the paths'
+        // multiplicity and the relationships are invisible).
+        guard projection.isDistinct, !projection.isAggregating else { return nil }
+        let visible = match.boundBefore.union([a.slot, m.slot, b.slot])
+        for item in projection.items {
+            guard let slots = item.expression.referencedSlots, slots.isSubset(of: visible) else { return nil }
+        }
+        for order in projection.orderBy {
+            guard let slots = order.expression.referencedSlots else { return nil }
+            let inputs = projection.sortSeesInput ? Set(slots.filter { $0 >= projection.items.count }.map { $0 - projection.items.count }) : []
+            guard inputs.isSubset(of: visible) else { return nil }
+        }
+        var ends2 = match
+        ends2.patterns = [BoundPattern(nodes: [a], relationships: []), BoundPattern(nodes: [b], relationships: [])]
+        ends2.introduced = match.introduced.filter { $0 == a.slot || $0 == b.slot }
+        // The third argument asks for the pattern's semantics on FRIEND self-loops (see the procedure).
+        let call = BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
+                             outputs: [(column: 0, slot: m.slot)], predicate: nil, isReadOnly: true)
+        return (ends2, call)
     }
 
     /// `a <> b` in either order.

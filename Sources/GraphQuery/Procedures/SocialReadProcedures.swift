@@ -72,7 +72,19 @@ struct SocialMutualFriendsProcedure: Procedure {
         guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "a"),
               let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "b")
         else { return [] }
-        return graph.mutualFriends(a, b, schema: schema).map { [.node($0)] }
+        var friends = graph.mutualFriends(a, b, schema: schema)
+        // A third argument, `true`, comes only from the planner's rewrite of the plain pattern
+        // `(a)-[:FRIEND]-(m)-[:FRIEND]-(b)` (Planner/SocialPlanner.swift), whose rows must stay
+        // exactly the pattern's: there a FRIEND self-loop makes a (or b) a neighbour of itself,
+        // so it is a common neighbour when it is also b's (a's) friend. People are not their own
+        // friends, so the procedure proper leaves that out.
+        if arguments.count > 2, case .bool(true) = arguments[2], a != b, let friend = schema.friend {
+            for (x, y) in [(a, b), (b, a)] where !friends.contains(x) && graph.areFriends(x, y, schema: schema)
+                && graph.adjacency(of: x, type: friend, direction: .outgoing).contains(neighbor: x) {
+                friends.insert(x, at: friends.firstIndex { $0 > x } ?? friends.count)
+            }
+        }
+        return friends.map { [.node($0)] }
     }
 }
 

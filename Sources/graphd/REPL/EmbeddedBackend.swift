@@ -4,15 +4,12 @@
 
 import GraphQuery
 import GraphStore
-import Synchronization
 
 /// Statements run in this process against a data directory.
 final class EmbeddedBackend: QueryBackend {
     let directory: DataDirectory
     let engine: QueryEngine
     let summary: String
-    /// The running statement's cancellation, for Ctrl-C (`interrupt`) on the signal thread.
-    private let running = Mutex<QueryCancellation?>(nil)
 
     init(directory: DataDirectory, engine: QueryEngine = QueryEngine()) {
         self.directory = directory
@@ -20,11 +17,9 @@ final class EmbeddedBackend: QueryBackend {
         self.summary = "embedded on \(directory.path)"
     }
 
-    func execute(_ query: String, graph: String, parameters: [String: Value]) throws(REPLError) -> QueryResult {
+    func execute(_ query: String, graph: String, parameters: [String: Value],
+                 cancellation: QueryCancellation?) throws(REPLError) -> QueryResult {
         let store = try self.store(graph)
-        let cancellation = QueryCancellation()
-        running.withLock { $0 = cancellation }
-        defer { running.withLock { $0 = nil } }
         do throws(QueryError) {
             return try engine.execute(query, on: store, parameters: parameters, timeout: nil, cancellation: cancellation)
         } catch {
@@ -79,9 +74,9 @@ final class EmbeddedBackend: QueryBackend {
     }
 
     /// An in-process query cannot be stopped from outside; the session stops waiting for it.
-    /// Ctrl-C: the running query stops at its next watchdog check (a write rolls back), so it
-    /// no longer holds the graph's lock nor a core once the prompt is back.
-    func interrupt() { running.withLock { $0?.cancel() } }
+    /// Nothing to do: Ctrl-C cancels the statement's `QueryCancellation`, which stops the query
+    /// at its next watchdog check (a write rolls back).
+    func interrupt() {}
 
     private func store(_ graph: String) throws(REPLError) -> GraphStore {
         do throws(StoreError) {

@@ -37,7 +37,9 @@ struct GraphSchema: Sendable {
 protocol QueryBackend: AnyObject, Sendable {
     /// "embedded on ./graphd-data" or "connected to 127.0.0.1:6479".
     var summary: String { get }
-    func execute(_ query: String, graph: String, parameters: [String: Value]) throws(REPLError) -> QueryResult
+    /// `cancellation`, cancelled on Ctrl-C, stops an in-process query where it is.
+    func execute(_ query: String, graph: String, parameters: [String: Value],
+                 cancellation: QueryCancellation?) throws(REPLError) -> QueryResult
     /// The plan as operator lines (EXPLAIN), or with row counts after running it (PROFILE).
     func plan(_ query: String, graph: String, parameters: [String: Value], profile: Bool) throws(REPLError) -> [String]
     func graphNames() throws(REPLError) -> [String]

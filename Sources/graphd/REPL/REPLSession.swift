@@ -73,13 +73,15 @@ final class REPLSession {
         let clock = ContinuousClock()
         let started = clock.now
         let backend = self.backend, graph = self.graph, parameters = self.parameters
+        // Made before the statement starts, so a Ctrl-C at any moment of it reaches the query.
+        let cancellation = QueryCancellation()
         guard let outcome = call({ () -> Result<QueryResult, REPLError> in
             do throws(REPLError) {
-                return .success(try backend.execute(text, graph: graph, parameters: parameters))
+                return .success(try backend.execute(text, graph: graph, parameters: parameters, cancellation: cancellation))
             } catch {
                 return .failure(error)
             }
-        }) else { return .failed }
+        }, cancellation: cancellation) else { return .failed }
         let elapsed = clock.now - started
         switch outcome {
         case .success(let result):
@@ -115,14 +117,19 @@ final class REPLSession {
     }
 
     /// Runs `body` interruptibly when interactive; nil (after a note) when Ctrl-C stopped it.
-    private func call<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
+    private func call<T: Sendable>(_ body: @escaping @Sendable () -> T, cancellation: QueryCancellation? = nil) -> T? {
         guard let interruptible else { return body() }
         let backend = self.backend
-        let result = interruptible.run(body, onInterrupt: { backend.interrupt() })
+        let result = interruptible.run(body, onInterrupt: {
+            cancellation?.cancel()
+            backend.interrupt()
+        })
         if result == nil {
             let note = backend is RemoteBackend
                 ? "Interrupted: stopped waiting and closed the connection (the next statement reconnects)."
-                : "Interrupted: stopped waiting; the statement finishes in the background and its result is dropped."
+                : cancellation != nil
+                    ? "Interrupted: the statement was cancelled (a write is rolled back)."
+                    : "Interrupted: stopped waiting; the statement finishes in the background and its result is dropped."
             out.diagnostics(note + "\n")
         }
         return result

@@ -30,7 +30,10 @@ final class RemoteBackend: QueryBackend {
         _ = try connection()
     }
 
-    func execute(_ query: String, graph: String, parameters: [String: Value]) throws(REPLError) -> QueryResult {
+    /// `cancellation` is not used: on Ctrl-C `interrupt()` closes the connection instead (the
+    /// server stops the query at its timeout).
+    func execute(_ query: String, graph: String, parameters: [String: Value],
+                 cancellation: QueryCancellation?) throws(REPLError) -> QueryResult {
         // Find out before the first query on a graph whether names can be had, so a query is
         // never sent twice.
         if namesAvailable.withLock({ $0 }) && names.withLock({ $0[graph] == nil }) {
