@@ -3,6 +3,7 @@
 // → executor, with the plan cached by query body text. The server and embedding apps call
 // `execute`, `explain` and `profile`, and read or change `configuration`.
 
+import Glibc
 import GraphStore
 import Synchronization
 
@@ -10,7 +11,7 @@ import Synchronization
 public final class QueryEngine: Sendable {
     /// Plans by query body text (the text after any `CYPHER` header, so that parameter values
     /// do not defeat the cache). Cleared whole when it reaches `cacheCapacity` entries.
-    private let cache = Mutex<[String: LogicalPlan]>([:])
+    private let cache = Mutex<[PlanKey: LogicalPlan]>([:])
     private let cacheCapacity: Int
     private let settings: Mutex<QueryConfiguration>
     /// The procedures and registered functions queries may call.
@@ -156,14 +157,23 @@ public final class QueryEngine: Sendable {
         }
     }
 
+    /// A cached plan is per thread as well as per text: running a plan retains and releases its
+    /// expressions and arrays, and two cores doing that on the same objects bounce their
+    /// reference counts between caches, which cost the second reader thread most of its gain.
+    struct PlanKey: Hashable {
+        var thread: UInt
+        var body: String
+    }
+
     /// The plan for a query body, from the cache when present; the Bool says which.
     func compile(_ body: String) throws(QueryError) -> (LogicalPlan, Bool) {
-        if let plan = cache.withLock({ $0[body] }) { return (plan, true) }
+        let key = PlanKey(thread: UInt(pthread_self()), body: body)
+        if let plan = cache.withLock({ $0[key] }) { return (plan, true) }
         let query = try Parser.parse(body)
         let plan = Planner.plan(try Binder.bind(query, registry: procedures))
         cache.withLock { plans in
             if plans.count >= cacheCapacity { plans.removeAll(keepingCapacity: true) }
-            plans[body] = plan
+            plans[key] = plan
         }
         return (plan, false)
     }

@@ -46,9 +46,11 @@ extension ExecutionContext {
     func callProcedure(_ call: BoundCall, _ row: Row, _ emit: (Row) throws(QueryError) -> Bool) throws(QueryError) {
         let procedure = try lookup(call)
         let arguments = try procedureArguments(call, procedure, row)
-        var view = graph  // shares storage; a read-only procedure does not mutate it
+        // The run's own graph, not a copy: a copy retains and releases every buffer of the
+        // graph, shared with the other readers' copies, on every call. A read-only procedure
+        // does not mutate it (its signature says so, and the query runs under the read lock).
         var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog)
-        let outputs = try procedure.call(arguments, graph: &view, context: &context)
+        let outputs = try procedure.call(arguments, graph: &graph, context: &context)
         try emitOutputs(call, outputs, row, emit)
     }
 
