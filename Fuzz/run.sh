@@ -53,11 +53,11 @@ for target in "${TARGETS[@]}"; do
                 -lGraphQuery -lGraphStore -o "$binary" 2>&1 | quiet
             options=(-max_len=1024) ;;
         log-reader)
-            "$SWIFTC" "${FLAGS[@]}" -I "$LIB" -L "$LIB" Fuzz/LogReader/FuzzEntry.swift \
+            "$SWIFTC" "${FLAGS[@]}" -I "$LIB" -L "$LIB" Fuzz/LogReader/FuzzEntry.swift Fuzz/Support/ScratchGraphDirectory.swift \
                 -lGraphStore -o "$binary" 2>&1 | quiet
             options=(-max_len=4096) ;;
         snapshot-reader)
-            "$SWIFTC" "${FLAGS[@]}" -I "$LIB" -L "$LIB" Fuzz/SnapshotReader/FuzzEntry.swift \
+            "$SWIFTC" "${FLAGS[@]}" -I "$LIB" -L "$LIB" Fuzz/SnapshotReader/FuzzEntry.swift Fuzz/Support/ScratchGraphDirectory.swift \
                 -lGraphStore -o "$binary" 2>&1 | quiet
             options=(-max_len=4096) ;;
         *) echo "fuzz: unknown target '$target'" >&2; exit 2 ;;

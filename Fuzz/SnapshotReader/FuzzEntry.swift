@@ -9,24 +9,8 @@
 import Glibc
 @testable import GraphStore
 
-/// One scratch data directory per fuzzing process, emptied between inputs.
-private let root: String = {
-    var template = Array("/tmp/graphd-fuzz-snapshot-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed: cannot fuzz without a scratch directory") }
-    return String(cString: made)
-}()
-
-/// Removes the files (not subdirectories) in `path`.
-private func removeFiles(in path: String) {
-    guard let directory = opendir(path) else { return }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-        }
-        if name != "." && name != ".." { _ = unlink(path + "/" + name) }
-    }
-}
+/// One scratch data directory per fuzzing process (Fuzz/Support/ScratchGraphDirectory.swift).
+private let root = makeScratchDirectory("graphd-fuzz-snapshot")
 
 /// The input as a snapshot file: framed sections after a valid header, or the raw bytes.
 private func snapshotFile(from input: [UInt8]) -> [UInt8] {
@@ -50,16 +34,8 @@ private func snapshotFile(from input: [UInt8]) -> [UInt8] {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshotReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let graphDirectory = root + "/graphs/g"
-    _ = mkdir(root + "/graphs", 0o755)
-    _ = mkdir(graphDirectory, 0o755)
-    removeFiles(in: graphDirectory)
     let bytes = snapshotFile(from: Array(UnsafeBufferPointer(start: data, count: size)))
-    let path = graphDirectory + "/" + SnapshotFormat.fileName(1)
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { return 0 }
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    close(fd)
+    guard placeOnlyFile(bytes, named: SnapshotFormat.fileName(1), inGraphOf: root) else { return 0 }
     do {
         // 64 MiB of id slots: ids beyond it are refused (IDSlotLimit) well below libFuzzer's
         // 2 GB malloc limit, which the default (this machine's memory) would not be.

@@ -35,21 +35,25 @@ enum AdjacencyBuild {
         // Sizing sweep: per node, its segments and entries in each direction, so every buffer is
         // allocated once at its exact size. Then `outDescriptor`/`inDescriptor` and
         // `outEntry`/`inEntry` become each node's next write positions in its buffer.
-        var outSegments = [UInt32](repeating: 0, count: nodeCount), inSegments = outSegments
-        var outEntries = outSegments, inEntries = outSegments
-        for t in 0..<typeCount where perType[t] > 0 {
-            let type = RelationshipTypeID(t)
+        /// Sets `startStart[k + 1]` / `endStart[k + 1]` to how many relationships of `type` start /
+        /// end at node k (index 0 stays 0, ready for the prefix sums).
+        func countEnds(of type: RelationshipTypeID) {
             endStart.initialize(repeating: 0, count: nodeCount + 1)
             startStart.initialize(repeating: 0, count: nodeCount + 1)
             relationships.withUnsafeBufferPointer { records in
                 for r in records where r.type == type {
-                    endStart[r.end.index] &+= 1
-                    startStart[r.start.index] &+= 1
+                    endStart[r.end.index + 1] &+= 1
+                    startStart[r.start.index + 1] &+= 1
                 }
             }
+        }
+        var outSegments = [UInt32](repeating: 0, count: nodeCount), inSegments = outSegments
+        var outEntries = outSegments, inEntries = outSegments
+        for t in 0..<typeCount where perType[t] > 0 {
+            countEnds(of: RelationshipTypeID(t))
             for k in 0..<nodeCount {
-                if startStart[k] > 0 { outSegments[k] += 1; outEntries[k] += startStart[k] }
-                if endStart[k] > 0 { inSegments[k] += 1; inEntries[k] += endStart[k] }
+                if startStart[k + 1] > 0 { outSegments[k] += 1; outEntries[k] += startStart[k + 1] }
+                if endStart[k + 1] > 0 { inSegments[k] += 1; inEntries[k] += endStart[k + 1] }
             }
         }
         var storages = [ContiguousArray<UInt64>](repeating: [], count: nodeCount)
@@ -68,6 +72,22 @@ enum AdjacencyBuild {
             outEntry[k] = UInt32(1 + segments)
             inEntry[k] = UInt32(1 + segments) + outEntries[k]
         }
+        /// One counting-sort pass: `source` holds, in node k's segment of `sourceStart`, entries
+        /// `other << 32 | id`; each goes to node `other`'s segment of `targetStart` in `target`
+        /// as `k << 32 | id`. Walking k ascending leaves every target segment sorted by (k, id).
+        func regroup(_ source: UnsafeMutablePointer<UInt64>, by sourceStart: UnsafeMutablePointer<UInt32>,
+                     into target: UnsafeMutablePointer<UInt64>, by targetStart: UnsafeMutablePointer<UInt32>) {
+            cursor.update(from: targetStart, count: nodeCount)
+            for k in 0..<nodeCount {
+                for j in Int(sourceStart[k])..<Int(sourceStart[k + 1]) {
+                    let x = source[j]
+                    let other = Int(x >> 32)
+                    let p = Int(cursor[other])
+                    target[p] = UInt64(k) << 32 | (x & low)
+                    cursor[other] = UInt32(p + 1)
+                }
+            }
+        }
         /// Appends one segment to node `k`'s buffer: its descriptor and `base[lo..<hi]`.
         func put(_ k: Int, _ direction: Direction, _ type: RelationshipTypeID, _ base: UnsafeMutablePointer<UInt64>, _ lo: Int, _ hi: Int) {
             let incoming = direction == .incoming
@@ -83,13 +103,8 @@ enum AdjacencyBuild {
         for t in 0..<typeCount where perType[t] > 0 {
             let type = RelationshipTypeID(t)
             // Segment k of a table holds the entries of node k: [table[k], table[k + 1]).
-            endStart.initialize(repeating: 0, count: nodeCount + 1)
-            startStart.initialize(repeating: 0, count: nodeCount + 1)
+            countEnds(of: type)
             relationships.withUnsafeBufferPointer { records in
-                for r in records where r.type == type {
-                    endStart[r.end.index + 1] &+= 1
-                    startStart[r.start.index + 1] &+= 1
-                }
                 for k in 0..<nodeCount {
                     endStart[k + 1] &+= endStart[k]
                     startStart[k + 1] &+= startStart[k]
@@ -105,31 +120,13 @@ enum AdjacencyBuild {
             }
             // Pass 2, by start node, walking end nodes ascending: b = end << 32 | id, so each
             // start node's segment comes out sorted by (end, id).
-            cursor.update(from: startStart, count: nodeCount)
-            for e in 0..<nodeCount {
-                for j in Int(endStart[e])..<Int(endStart[e + 1]) {
-                    let x = a[j]
-                    let s = Int(x >> 32)
-                    let p = Int(cursor[s])
-                    b[p] = UInt64(e) << 32 | (x & low)
-                    cursor[s] = UInt32(p + 1)
-                }
-            }
+            regroup(a, by: endStart, into: b, by: startStart)
             for s in 0..<nodeCount where startStart[s + 1] > startStart[s] {
                 put(s, .outgoing, type, b, Int(startStart[s]), Int(startStart[s + 1]))
             }
             // Pass 3, by end node, walking start nodes ascending: a = start << 32 | id, sorted
             // by (start, id) within each end node's segment.
-            cursor.update(from: endStart, count: nodeCount)
-            for s in 0..<nodeCount {
-                for j in Int(startStart[s])..<Int(startStart[s + 1]) {
-                    let x = b[j]
-                    let e = Int(x >> 32)
-                    let p = Int(cursor[e])
-                    a[p] = UInt64(s) << 32 | (x & low)
-                    cursor[e] = UInt32(p + 1)
-                }
-            }
+            regroup(b, by: startStart, into: a, by: endStart)
             for e in 0..<nodeCount where endStart[e + 1] > endStart[e] {
                 put(e, .incoming, type, a, Int(endStart[e]), Int(endStart[e + 1]))
             }

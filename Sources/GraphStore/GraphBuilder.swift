@@ -70,11 +70,7 @@ public struct GraphBuilder: Sendable {
     public mutating func addNode(id: NodeID? = nil, labels: [LabelID],
                                  properties: [(key: PropertyKeyID, value: Value)]) -> NodeID {
         let id = id ?? NodeID(nodes.count)
-        if id.index >= nodes.count, id.index >= IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.nodeSlotBytes) {
-            note(GraphError(.invalidMutation, IDSlotLimit.refusal(entity: "node", id: Int64(id.rawValue),
-                limit: Int64(IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.nodeSlotBytes)), bytesPerSlot: IDSlotLimit.nodeSlotBytes)))
-            return id
-        }
+        if id.index >= nodes.count, !withinSlotLimit("node", id.rawValue, bytesPerSlot: IDSlotLimit.nodeSlotBytes) { return id }
         if id.index >= nodes.count {
             nodes.append(contentsOf: repeatElement(Graph.NodeRecord(), count: id.index - nodes.count + 1))
         } else if nodes[id.index].isLive {
@@ -105,12 +101,7 @@ public struct GraphBuilder: Sendable {
             return id
         }
         if id.index >= relationships.count,
-           id.index >= IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.relationshipSlotBytes) {
-            note(GraphError(.invalidMutation, IDSlotLimit.refusal(entity: "relationship", id: Int64(id.rawValue),
-                limit: Int64(IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.relationshipSlotBytes)),
-                bytesPerSlot: IDSlotLimit.relationshipSlotBytes)))
-            return id
-        }
+           !withinSlotLimit("relationship", id.rawValue, bytesPerSlot: IDSlotLimit.relationshipSlotBytes) { return id }
         if id.index >= relationships.count {
             relationships.append(contentsOf: repeatElement(Graph.RelationshipRecord(), count: id.index - relationships.count + 1))
         } else if relationships[id.index].isLive {
@@ -158,6 +149,14 @@ public struct GraphBuilder: Sendable {
             return
         }
         indexDescriptors.append(IndexDescriptor(label: label, key: key, isUnique: unique))
+    }
+
+    /// Whether slots up to `id` fit the slot memory limit; if not, notes the refusal.
+    private mutating func withinSlotLimit(_ entity: String, _ id: UInt32, bytesPerSlot: Int) -> Bool {
+        let limit = IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: bytesPerSlot)
+        if Int(id) < limit { return true }
+        note(GraphError(.invalidMutation, IDSlotLimit.refusal(entity: entity, id: Int64(id), limit: Int64(limit), bytesPerSlot: bytesPerSlot)))
+        return false
     }
 
     private mutating func note(_ error: GraphError) {

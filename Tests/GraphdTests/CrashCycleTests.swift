@@ -32,6 +32,21 @@ struct CrashCycleTests {
         return seqs
     }
 
+    /// Checks each writer's writes after a restart: every acknowledged one (seq < next[w]) is
+    /// there, whole; at most the one in flight at the kill (seq == next[w]) may be there too.
+    /// Returns how many each writer has, where it goes on from.
+    static func expectAcknowledged(_ client: RESPTestClient, next: [Int64], _ when: String) throws -> [Int64] {
+        var found = next
+        for w in 0..<writers {
+            let present = try presentSequences(client, writer: w)
+            let acknowledged = Array(0..<next[w])
+            #expect(present == acknowledged || present == acknowledged + [next[w]],
+                    "\(when), writer \(w): acknowledged 0..<\(next[w]), found \(present.count): \(present.suffix(3))")
+            found[w] = Int64(present.count)
+        }
+        return found
+    }
+
     @Test("Acknowledged writes of concurrent clients survive kill -9, with GRAPH.SAVE running too")
     func killDuringLoadAndCompaction() throws {
         let directory = try TemporaryDirectory("graphd-crash")
@@ -42,18 +57,7 @@ struct CrashCycleTests {
 
         for cycle in 0..<Self.cycles {
             let server = try GraphdProcess(dataDirectory: data)
-            // After the restart: every acknowledged write is there, whole; at most the one in
-            // flight at the kill (seq == next[w]) may be there too.
-            if cycle > 0 {
-                let reader = try server.client()
-                for w in 0..<Self.writers {
-                    let present = try Self.presentSequences(reader, writer: w)
-                    let acknowledged = Array(0..<next[w])
-                    #expect(present == acknowledged || present == acknowledged + [next[w]],
-                            "cycle \(cycle), writer \(w): acknowledged 0..<\(next[w]), found \(present.count): \(present.suffix(3))")
-                    next[w] = Int64(present.count)
-                }
-            }
+            if cycle > 0 { next = try Self.expectAcknowledged(try server.client(), next: next, "cycle \(cycle)") }
 
             let acknowledged = Atomic<Int>(0)
             let stop = Atomic<Bool>(false)
@@ -103,13 +107,7 @@ struct CrashCycleTests {
 
         // A last restart checks the final cycle's writes.
         let server = try GraphdProcess(dataDirectory: data)
-        let reader = try server.client()
-        for w in 0..<Self.writers {
-            let present = try Self.presentSequences(reader, writer: w)
-            let acknowledged = Array(0..<next[w])
-            #expect(present == acknowledged || present == acknowledged + [next[w]],
-                    "final restart, writer \(w): acknowledged 0..<\(next[w]), found \(present.count)")
-        }
+        _ = try Self.expectAcknowledged(try server.client(), next: next, "final restart")
         server.kill9()
         // GRAPH.SAVE did run between the kills: the graph is kept as a snapshot plus its log.
         let files = (try? FileManager.default.contentsOfDirectory(atPath: data + "/graphs/crash")) ?? []

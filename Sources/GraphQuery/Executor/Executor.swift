@@ -12,7 +12,7 @@ enum Executor {
                     registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
                     profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil) throws(QueryError) -> QueryResult {
         // Move the graph into the context and back, so a write does not copy it (copy-on-write).
-        var context = ExecutionContext(graph: Graph(), parameters: parameters, registry: registry, watchdog: watchdog,
+        let context = ExecutionContext(graph: Graph(), parameters: parameters, registry: registry, watchdog: watchdog,
                                        profiler: profiler, resultRowLimit: resultRowLimit)
         context.importDirectory = importDirectory
         swap(&context.graph, &graph)
