@@ -172,10 +172,13 @@ private struct SnapshotGraphLoader {
                 labels.removeAll(keepingCapacity: true)
                 for _ in 0..<labelCount { labels.append(LabelID(rawValue: try r.id())) }
                 let properties = try r.properties()
-                _ = loader.builder.addNode(id: NodeID(rawValue: raw), labels: labels, properties: properties.tuples)
-                try loader.checkBuilder()
+                _ = loader.builder.addNode(id: NodeID(rawValue: raw), labels: labels,
+                                           properties: properties.isEmpty ? [] : properties.tuples)
                 loader.previousNode = id
             }
+            // Once per section, not per node: the builder keeps its first problem, and ids it
+            // could not hold were refused above, before it saw them.
+            try loader.checkBuilder()
         }
     }
 
@@ -193,10 +196,10 @@ private struct SnapshotGraphLoader {
                 let start = NodeID(rawValue: try r.id()), end = NodeID(rawValue: try r.id())
                 let properties = try r.properties()
                 loader.builder.addRelationship(id: RelationshipID(rawValue: raw), type: type, from: start, to: end,
-                                               properties: properties.tuples)
-                try loader.checkBuilder()
+                                               properties: properties.isEmpty ? [] : properties.tuples)
                 loader.previousRelationship = id
             }
+            try loader.checkBuilder()
         }
     }
 

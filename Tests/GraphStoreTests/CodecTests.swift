@@ -13,6 +13,36 @@ import Testing
         #expect(split.value == 0xE306_9283)
     }
 
+    /// Slicing-by-8 (contiguous bytes) and the byte-at-a-time path (other collections) agree with
+    /// a bit-by-bit reference at every length and every split point around the 8-byte stride.
+    @Test func crc32cFastPathMatchesABitwiseReference() {
+        func reference(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            }
+            return ~crc
+        }
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let bytes: [UInt8] = (0..<67).map { _ in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        for length in 0...bytes.count {
+            let prefix = Array(bytes[0..<length])
+            let expected = reference(prefix)
+            #expect(CRC32C.checksum(prefix) == expected, "length \(length)")
+            #expect(CRC32C.checksum(prefix.lazy.map { $0 }) == expected, "length \(length), not contiguous")
+            for split in stride(from: 0, through: length, by: 3) {
+                var crc = CRC32C()
+                crc.update(prefix[0..<split])
+                crc.update(prefix[split...])
+                #expect(crc.value == expected, "length \(length) split at \(split)")
+            }
+        }
+    }
+
     @Test func everyMutationKindAndValueRoundTrips() throws {
         let values: [Value] = [
             .null, .bool(true), .bool(false), .integer(0), .integer(-1), .integer(.max), .integer(.min),

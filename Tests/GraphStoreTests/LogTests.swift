@@ -139,6 +139,39 @@ import GraphTestSupport
         }
     }
 
+    /// The log-replay side of the snapshot fuzz finding: a record (hand-made here, as a damaged
+    /// or hostile file would hold it) creating a node or relationship with an id near 2^32 would
+    /// make replay allocate billions of empty id slots. It is refused as damage instead, naming
+    /// the file, the record's offset and the id, and nothing is allocated for it.
+    @Test(arguments: ["node", "relationship"])
+    func aLogRecordNamingAnIDNearTwoToThe32IsRefusedNotAllocated(entity: String) throws {
+        try withTemporaryDirectory { data in
+            do { _ = try openData(data).createGraph(named: "g") }
+            let log = data + "/graphs/g/" + AppendLog.segmentFileName(1)
+            let huge: UInt32 = 4_000_000_000
+            let mutations: [Mutation] = entity == "node"
+                ? [.createNode(NodeID(rawValue: huge), labels: [], properties: [])]
+                : [.defineRelationshipType(RelationshipTypeID(0), "R"),
+                   .createNode(NodeID(0), labels: [], properties: []), .createNode(NodeID(1), labels: [], properties: []),
+                   .createRelationship(RelationshipID(rawValue: huge), type: RelationshipTypeID(0), from: NodeID(0), to: NodeID(1),
+                                       properties: [])]
+            let bytes = try fileBytes(log)
+            #expect(bytes.count == AppendLog.headerLength, "a new graph's segment holds only its header")
+            try writeFileBytes(log, bytes + AppendLog.frame(MutationCodec.encode(sequence: 1, mutations)))
+            // A 64 MiB budget, as the fuzz target uses: the same refusal on any machine (the
+            // default budget, this machine's memory, holds fewer than 2^32 slots of either kind).
+            let error = expectStoreError { _ = try openData(data, .init(slotMemoryLimit: 64 << 20)).graph(named: "g") }
+            #expect(error?.kind == .corruptLog)
+            #expect(error?.path == log && error?.offset == AppendLog.headerLength, "\(String(describing: error))")
+            #expect(error?.message.contains("\(entity) id \(huge) is beyond the ids this machine can hold") == true,
+                    "\(String(describing: error))")
+            #expect(error?.message.contains(log) == true, "\(String(describing: error))")
+            // --repair cuts the record off, whole: none of its transaction is applied.
+            let repaired = try #require(try openData(data, .init(repair: true, slotMemoryLimit: 64 << 20)).graph(named: "g"))
+            #expect(repaired.read { $0.nodeCount == 0 && $0.relationshipCount == 0 })
+        }
+    }
+
     @Test func unknownFormatVersionIsRefused() throws {
         try withTemporaryDirectory { data in
             let (log, _) = try writeSampleGraph(in: data)

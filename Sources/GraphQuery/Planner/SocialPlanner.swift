@@ -2,7 +2,8 @@
 // social kernels, so the textbook queries run on the same fast path as their procedures: the
 // "connections" query (a 2-hop FRIEND expansion with the "not already a friend" anti-join,
 // grouped by far node and counted) becomes social.connections, and the "mutual friends" query
-// (a 2-hop FRIEND path between two given users, deduplicated) becomes social.mutualFriends.
+// (a 2-hop FRIEND path between two given users, deduplicated or counted with count(DISTINCT m))
+// becomes social.mutualFriends.
 // Called once from Planner.plan; every other query is left alone.
 
 import GraphStore
@@ -120,7 +121,8 @@ enum SocialPlanner {
     /// The MATCH and CALL that replace a recognised mutual-friends MATCH, or nil.
     ///
     /// Recognised: `MATCH (a:User …)-[:FRIEND]-(m)-[:FRIEND]-(b:User …) WHERE a <> b [AND <on a and b only>]`
-    /// followed by a DISTINCT projection (no aggregates) reading only a, m and b, with `m` new,
+    /// followed by a DISTINCT projection (no aggregates) reading only a, m and b, or a projection
+    /// whose only aggregates are `count(DISTINCT …)` of a, m and b (the mutual friend count), with `m` new,
     /// unlabelled or `:User`, without properties, both relationships undirected, unnamed in what
     /// follows, of the schema's FRIEND type. It becomes `MATCH (a …), (b …) WHERE …` and
     /// `CALL social.mutualFriends(a, b)` yielding m: the kernel's list is exactly the set of
@@ -151,13 +153,27 @@ enum SocialPlanner {
             guard let slots = conjunct.referencedSlots, slots.isSubset(of: ends) else { return nil }
         }
         // The projection: DISTINCT, no aggregates, reading a, m and b only (so the paths'
-        // multiplicity and the relationships are invisible).
-        guard projection.isDistinct, !projection.isAggregating else { return nil }
+        // multiplicity and the relationships are invisible); or grouping by expressions of a,
+        // m and b with only `count(DISTINCT <expression of a, m, b>)` aggregates (the mutual
+        // friend count): each group's set of distinct (a, m, b) is the same either way.
         let visible = match.boundBefore.union([a.slot, m.slot, b.slot])
-        for item in projection.items {
-            guard let slots = item.expression.referencedSlots, slots.isSubset(of: visible) else { return nil }
+        if projection.isAggregating {
+            guard !projection.sortSeesInput else { return nil }
+            for aggregate in projection.aggregates {
+                guard aggregate.function.lowercased() == "count", aggregate.isDistinct,
+                      let slots = aggregate.argument?.referencedSlots, slots.isSubset(of: visible) else { return nil }
+            }
+            for item in projection.items {
+                if case .aggregateResult = item.expression { continue }
+                guard let slots = item.expression.referencedSlots, slots.isSubset(of: visible) else { return nil }
+            }
+        } else {
+            guard projection.isDistinct else { return nil }
+            for item in projection.items {
+                guard let slots = item.expression.referencedSlots, slots.isSubset(of: visible) else { return nil }
+            }
         }
-        for order in projection.orderBy {
+        for order in projection.orderBy where !projection.isAggregating {
             guard let slots = order.expression.referencedSlots else { return nil }
             let inputs = projection.sortSeesInput ? Set(slots.filter { $0 >= projection.items.count }.map { $0 - projection.items.count }) : []
             guard inputs.isSubset(of: visible) else { return nil }
