@@ -273,12 +273,18 @@ import GraphStore
         #expect(!(try engine.explain(star, on: store)).contains { $0.contains("ProcedureCall") })
     }
 
-    @Test func thePlannerRunsThePlainMutualFriendsQueryOnTheKernel() throws {
-        let (store, engine) = try Self.socialStore()
-        // Awkward data on top: a pair stored twice, a self-loop, and two users sharing id 39.
+    /// `socialStore()` plus awkward data for the planner's rewrites: a pair stored twice, a
+    /// FRIEND self-loop, and two users sharing id 39.
+    static func awkwardSocialStore() throws -> (GraphStore, QueryEngine) {
+        let (store, engine) = try socialStore()
         _ = try engine.execute("MATCH (a:User {id: 0}), (b:User {id: 1}) CREATE (a)-[:FRIEND]->(b), (b)-[:FRIEND]->(a)", on: store)
         _ = try engine.execute("MATCH (a:User {id: 2}) CREATE (a)-[:FRIEND]->(a)", on: store)
         _ = try engine.execute("MATCH (a:User {id: 0}), (b:User {id: 2}) CREATE (:User {id: 39})-[:FRIEND]->(a), (b)-[:FRIEND]->(a)", on: store)
+        return (store, engine)
+    }
+
+    @Test func thePlannerRunsThePlainMutualFriendsQueryOnTheKernel() throws {
+        let (store, engine) = try Self.awkwardSocialStore()
         let plain = "MATCH (a:User {id: $a})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: $b}) WHERE a <> b RETURN DISTINCT m.id ORDER BY m.id"
         #expect(try engine.explain(plain, on: store).contains { $0.contains("ProcedureCall social.mutualFriends") })
         // The same with a conjunct the recognizer does not know (always true): the general plan.
@@ -314,11 +320,7 @@ import GraphStore
     }
 
     @Test func thePlannerRunsThePlainMutualFriendCountOnTheKernel() throws {
-        let (store, engine) = try Self.socialStore()
-        // The same awkward data as above: a pair stored twice, a self-loop, two users with id 39.
-        _ = try engine.execute("MATCH (a:User {id: 0}), (b:User {id: 1}) CREATE (a)-[:FRIEND]->(b), (b)-[:FRIEND]->(a)", on: store)
-        _ = try engine.execute("MATCH (a:User {id: 2}) CREATE (a)-[:FRIEND]->(a)", on: store)
-        _ = try engine.execute("MATCH (a:User {id: 0}), (b:User {id: 2}) CREATE (:User {id: 39})-[:FRIEND]->(a), (b)-[:FRIEND]->(a)", on: store)
+        let (store, engine) = try Self.awkwardSocialStore()
         let plain = "MATCH (a:User {id: $a})-[:FRIEND]-(m)-[:FRIEND]-(b:User {id: $b}) WHERE a <> b RETURN count(DISTINCT m) AS mutual"
         #expect(try engine.explain(plain, on: store).contains { $0.contains("ProcedureCall social.mutualFriends") })
         let general = plain.replacingOccurrences(of: "WHERE a <> b", with: "WHERE a <> b AND m = m")
