@@ -139,10 +139,10 @@ public final class QueryEngine: Sendable {
                                      importDirectory: configuration.importDirectory)
                 }
             } else {
-                return try store.read { graph in
-                    var view = graph  // never mutated: shares the store's storage
-                    return try Executor.run(plan, graph: &view, parameters: bound, registry: registry, watchdog: watchdog,
-                                            profiler: profiler, resultRowLimit: configuration.resultRowLimit,
+                // In place: a read-only plan changes nothing, and a copy would retain every buffer.
+                return try store.readInPlace { graph in
+                    try Executor.run(plan, graphStorage: graph, parameters: bound, registry: registry, watchdog: watchdog,
+                                     profiler: profiler, resultRowLimit: configuration.resultRowLimit,
                                      importDirectory: configuration.importDirectory)
                 }
             }

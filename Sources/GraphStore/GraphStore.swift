@@ -22,7 +22,14 @@ public final class GraphStore: @unchecked Sendable {
     // thread-safe; the compaction fields are a Mutex and an Atomic.
     public let name: String
     let lock = ReadWriteLock()
-    var graph: Graph
+    /// The graph's own memory, allocated once: readers are handed a pointer to it (`readInPlace`)
+    /// instead of a copy, since copying a Graph retains and releases each of its buffers —
+    /// reference counts every reader core would share.
+    private let graphCell: UnsafeMutablePointer<Graph>
+    var graph: Graph {
+        get { graphCell.pointee }
+        _modify { yield &graphCell.pointee }
+    }
     /// The durable side; nil for an in-memory store.
     let storage: StoreStorage?
     /// The open log; replaced when a failed fsync makes the store reload from disk.
@@ -39,16 +46,29 @@ public final class GraphStore: @unchecked Sendable {
 
     init(name: String, graph: Graph, log: AppendLog?, storage: StoreStorage?, snapshotLength: Int = 0) {
         self.name = name
-        self.graph = graph
+        graphCell = .allocate(capacity: 1)
+        graphCell.initialize(to: graph)
         self.log = log
         self.storage = storage
         self.snapshotLength = snapshotLength
     }
 
+    deinit {
+        graphCell.deinitialize(count: 1)
+        graphCell.deallocate()
+    }
+
     /// Every reader sees only committed transactions. The closure must not let `graph` escape
     /// and must not call `write` on this store. Readers run in parallel with each other.
     public func read<R>(_ body: (Graph) throws -> R) rethrows -> R {
-        try lock.withReadLock { try body(graph) }
+        try lock.withReadLock { try body(graphCell.pointee) }
+    }
+
+    /// `read`, handing the store's own graph instead of a copy: for the query engine's hot
+    /// path, where each read query's copy cost more than a cheap query. The body must not
+    /// change the graph through the pointer (other readers are using it), nor keep it.
+    public func readInPlace<R>(_ body: (UnsafeMutablePointer<Graph>) throws -> R) rethrows -> R {
+        try lock.withReadLock { try body(graphCell) }
     }
 
     /// Runs `body` as one transaction: on throw, everything is rolled back and the error rethrown.

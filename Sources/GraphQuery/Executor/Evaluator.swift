@@ -75,7 +75,7 @@ extension ExecutionContext {
             case .null: return .null
             case .node(let node):
                 for label in labels {
-                    guard let id = graph.labelID(named: label), graph.node(node, hasLabel: id) else { return .bool(false) }
+                    guard withGraph({ g in g.labelID(named: label).map { g.node(node, hasLabel: $0) } ?? false }) else { return .bool(false) }
                 }
                 return .bool(true)
             default: throw RuntimeValue.typeMismatch(expected: "Node or Null", value)
@@ -172,8 +172,8 @@ extension ExecutionContext {
                 case .literal(let key, let e), .variable(let key, let e): put(key, try evaluate(e, row, aggregates: aggregates))
                 case .allProperties:
                     switch value {
-                    case .node(let n): for (k, v) in graph.properties(of: n) { put(graph.name(of: k), RuntimeValue(v)) }
-                    case .relationship(let r): for (k, v) in graph.properties(of: r) { put(graph.name(of: k), RuntimeValue(v)) }
+                    case .node(let n): withGraph { g in for (k, v) in g.properties(of: n) { put(g.name(of: k), RuntimeValue(v)) } }
+                    case .relationship(let r): withGraph { g in for (k, v) in g.properties(of: r) { put(g.name(of: k), RuntimeValue(v)) } }
                     case .map(let ks, let vs): for (k, v) in zip(ks, vs) { put(k, v) }
                     default: throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", value)
                     }
@@ -208,11 +208,15 @@ extension ExecutionContext {
         switch value {
         case .null: return .null
         case .node(let node):
-            guard let id = graph.propertyKeyID(named: key) else { return .null }
-            return RuntimeValue(graph.property(id, of: node))
+            return withGraph { graph in
+                guard let id = graph.propertyKeyID(named: key) else { return .null }
+                return RuntimeValue(graph.property(id, of: node))
+            }
         case .relationship(let relationship):
-            guard let id = graph.propertyKeyID(named: key) else { return .null }
-            return RuntimeValue(graph.property(id, of: relationship))
+            return withGraph { graph in
+                guard let id = graph.propertyKeyID(named: key) else { return .null }
+                return RuntimeValue(graph.property(id, of: relationship))
+            }
         case .map(let keys, let values):
             return keys.firstIndex(of: key).map { values[$0] } ?? .null
         default:

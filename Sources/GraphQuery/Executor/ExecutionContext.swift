@@ -1,5 +1,5 @@
-// ExecutionContext.swift — what one run of a plan carries: the graph (moved in, never copied,
-// so writes do not trigger copy-on-write of the whole graph), the bound parameters, the
+// ExecutionContext.swift — what one run of a plan carries: the graph (in place, never copied,
+// so writes do not trigger copy-on-write and reads retain nothing), the bound parameters, the
 // statistics counters, the engine's procedures, the watchdog (deadline and memory cap) and,
 // for PROFILE, the per-step counters. It lives only inside the store's read or write closure.
 
@@ -11,8 +11,19 @@ typealias Row = [RuntimeValue]
 /// The state of one query run. A final class, used by one thread only: the operators are
 /// methods on it and recurse for every row, and a struct this size was copied (every field
 /// retained and released) on every call of the matcher.
+///
+/// The graph is reached through a pointer to the caller's own storage (the store's, under its
+/// read or write lock). A `Graph` is a struct of about fourteen buffers; calling a method of
+/// another module on a class's stored `Graph` copies the struct first (retaining and releasing
+/// every buffer, the same reference counts on every reader core). An `inout` borrow does not,
+/// so the hot read paths go through `withGraph`.
 final class ExecutionContext {
-    var graph: Graph
+    private let graphStorage: UnsafeMutablePointer<Graph>
+    /// The run's graph. Reading a member through this copies the struct: hot paths use `withGraph`.
+    var graph: Graph {
+        get { graphStorage.pointee }
+        _modify { yield &graphStorage.pointee }
+    }
     let parameters: [String: RuntimeValue]
     var statistics = QueryStatistics()
     let registry: ProcedureRegistry
@@ -24,15 +35,23 @@ final class ExecutionContext {
     /// The only directory LOAD CSV may read (nil: LOAD CSV of files is disabled).
     var importDirectory: String? = nil
 
-    init(graph: Graph, parameters: [String: RuntimeValue], registry: ProcedureRegistry = .standard,
+    /// `graph` must stay valid, and be changed by nobody else, for the life of the context.
+    init(graph: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue], registry: ProcedureRegistry = .standard,
          watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil), profiler: Profiler? = nil,
          resultRowLimit: Int? = nil) {
-        self.graph = graph
+        self.graphStorage = graph
         self.parameters = parameters
         self.registry = registry
         self.watchdog = watchdog
         self.profiler = profiler
         self.resultRowLimit = resultRowLimit
+    }
+
+    /// Runs `body` on the graph in place (no copy). `body` must not reach `graph` or
+    /// `withGraph` again by another path while it runs; keep it to the store calls it makes.
+    @inline(__always)
+    func withGraph<R, E: Error>(_ body: (inout Graph) throws(E) -> R) throws(E) -> R {
+        try body(&graphStorage.pointee)
     }
 
     /// Maps a store error to the query layer's: constraint violations keep their category.

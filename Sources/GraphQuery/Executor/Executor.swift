@@ -11,12 +11,20 @@ enum Executor {
     static func run(_ plan: LogicalPlan, graph: inout Graph, parameters: [String: RuntimeValue],
                     registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
                     profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil) throws(QueryError) -> QueryResult {
-        // Move the graph into the context and back, so a write does not copy it (copy-on-write).
-        let context = ExecutionContext(graph: Graph(), parameters: parameters, registry: registry, watchdog: watchdog,
+        try withUnsafeMutablePointer(to: &graph) { (pointer) throws(QueryError) -> QueryResult in
+            try run(plan, graphStorage: pointer, parameters: parameters, registry: registry, watchdog: watchdog,
+                    profiler: profiler, resultRowLimit: resultRowLimit, importDirectory: importDirectory)
+        }
+    }
+
+    /// Runs a plan on the graph at `graphStorage` in place: for a read, the store's own graph
+    /// under its read lock (nothing is copied or retained); for a write, the write transaction's.
+    static func run(_ plan: LogicalPlan, graphStorage: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue],
+                    registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
+                    profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil) throws(QueryError) -> QueryResult {
+        let context = ExecutionContext(graph: graphStorage, parameters: parameters, registry: registry, watchdog: watchdog,
                                        profiler: profiler, resultRowLimit: resultRowLimit)
         context.importDirectory = importDirectory
-        swap(&context.graph, &graph)
-        defer { swap(&context.graph, &graph) }
 
         var rows = try context.rows(of: plan)
         if !plan.unions.isEmpty {
@@ -40,9 +48,15 @@ enum Executor {
             result.columns = columns
             result.hasResultSet = true
             result.rows.reserveCapacity(rows.count)
-            for row in rows {
-                try watchdog.tick()
-                result.rows.append(row.prefix(columns.count).map { ResultValue($0, in: context.graph) })
+            try context.withGraph { (graph) throws(QueryError) in
+                for row in rows {
+                    try watchdog.tick()
+                    // A loop, not `map`: a closure capturing `graph` would copy it.
+                    var values: [ResultValue] = []
+                    values.reserveCapacity(columns.count)
+                    for value in row.prefix(columns.count) { values.append(ResultValue(value, in: graph)) }
+                    result.rows.append(values)
+                }
             }
         }
         return result

@@ -12,24 +12,25 @@ extension ExecutionContext {
         guard index < operators.count else { return try emit(row) }
         switch operators[index] {
         case .allNodesScan(let slot):
-            for node in graph.nodeIDs() {
+            for node in withGraph({ $0.nodeIDs() }) {
                 try watchdog.tick()
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
         case .labelScan(let slot, let label):
-            guard let id = graph.labelID(named: label) else { return true }
-            for node in graph.nodeIDs(withLabel: id) {
+            guard let nodes = withGraph({ g in g.labelID(named: label).map { g.nodeIDs(withLabel: $0) } }) else { return true }
+            for node in nodes {
                 try watchdog.tick()
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
         case .propertySeek(let slot, let label, let key, let expression):
-            guard let labelID = graph.labelID(named: label), let keyID = graph.propertyKeyID(named: key) else { return true }
+            guard let (labelID, keyID) = withGraph({ g in g.labelID(named: label).flatMap { l in g.propertyKeyID(named: key).map { (l, $0) } } })
+            else { return true }
             let value = try evaluate(expression, row)
             // Null equals nothing; a node or relationship is never a stored property value.
             guard !value.isNull, let stored = value.storable else { return true }
-            for node in graph.nodeIDs(withLabel: labelID, key: keyID, equalTo: stored) {
+            for node in withGraph({ $0.nodeIDs(withLabel: labelID, key: keyID, equalTo: stored) }) {
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
@@ -42,7 +43,7 @@ extension ExecutionContext {
         case .nodeFilter(let slot, let labels, let properties):
             guard case .node(let node) = row[slot] else { return true }
             for label in labels {
-                guard let id = graph.labelID(named: label), graph.node(node, hasLabel: id) else { return true }
+                guard withGraph({ g in g.labelID(named: label).map { g.node(node, hasLabel: $0) } ?? false }) else { return true }
             }
             guard try propertiesMatch(properties, of: row[slot], row) else { return true }
             return try match(operators, index + 1, &row, emit)
@@ -80,9 +81,9 @@ extension ExecutionContext {
                 case .list(let list):
                     for case .relationship(let r) in list {
                         let current = nodes[nodes.count - 1]
-                        let start = graph.startNode(of: r)
+                        let (start, end) = withGraph { ($0.startNode(of: r), $0.endNode(of: r)) }
                         relationships.append(r)
-                        nodes.append(start == current ? graph.endNode(of: r) : start)
+                        nodes.append(start == current ? end : start)
                     }
                 default: return true
                 }
@@ -97,7 +98,7 @@ extension ExecutionContext {
             case .either: [.outgoing, .incoming]
             }
             for way in directions {
-                for type in typeIDs(types) where graph.adjacency(of: start, type: type, direction: way).contains(neighbor: end) {
+                for type in typeIDs(types) where withGraph({ $0.adjacency(of: start, type: type, direction: way).contains(neighbor: end) }) {
                     return try match(operators, index + 1, &row, emit)
                 }
             }
@@ -113,7 +114,7 @@ extension ExecutionContext {
             }
             for way in directions {
                 for type in typeIDs {
-                    for adjacency in graph.adjacency(of: start, type: type, direction: way) {
+                    for adjacency in withGraph({ $0.adjacency(of: start, type: type, direction: way) }) {
                         // Undirected: a self-loop is in both lists of its node; take it once.
                         if direction == .either, way == .incoming, adjacency.neighbor == start { continue }
                         let relationship = RuntimeValue.relationship(adjacency.relationship)
@@ -133,9 +134,11 @@ extension ExecutionContext {
 
     /// The type ids named by `types` (every type when empty; unknown names match nothing).
     func typeIDs(_ types: [String]) -> [RelationshipTypeID] {
-        types.isEmpty
-            ? (0..<graph.relationshipTypeNames.count).map { RelationshipTypeID($0) }
-            : types.compactMap { graph.relationshipTypeID(named: $0) }
+        withGraph { graph in
+            types.isEmpty
+                ? (0..<graph.relationshipTypeNames.count).map { RelationshipTypeID($0) }
+                : types.compactMap { graph.relationshipTypeID(named: $0) }
+        }
     }
 
     /// The deepest variable-length path the depth-first walk follows (one stack frame a hop).
@@ -170,7 +173,7 @@ extension ExecutionContext {
         }
         for way in directions {
             for type in settings.types {
-                for adjacency in graph.adjacency(of: node, type: type, direction: way) {
+                for adjacency in withGraph({ $0.adjacency(of: node, type: type, direction: way) }) {
                     if settings.direction == .either, way == .incoming, adjacency.neighbor == node { continue }
                     let r = adjacency.relationship
                     if path.contains(r) || settings.excluded.contains(r) { continue }

@@ -82,7 +82,7 @@ public enum RuntimeValue: Hashable, Sendable {
 
 extension ResultValue {
     /// Copies a runtime value out of the graph: entities get their labels or type and properties.
-    init(_ value: RuntimeValue, in graph: Graph) {
+    init(_ value: RuntimeValue, in graph: borrowing Graph) {
         switch value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -120,7 +120,7 @@ extension ResultValue {
 }
 
 extension ResultProperty {
-    init(in graph: Graph, key: PropertyKeyID, value: Value) {
+    init(in graph: borrowing Graph, key: PropertyKeyID, value: Value) {
         self.init(key: SchemaName(id: key.index, name: graph.name(of: key)), value: ResultValue(RuntimeValue(value), in: graph))
     }
 }

@@ -37,7 +37,7 @@ extension ExecutionContext {
         default: break
         }
         if FunctionCatalog.lookup(name) == nil, let function = registry.function(named: name) {
-            return try function.call(arguments, graph: graph)
+            return try withGraph { (graph) throws(QueryError) in try function.call(arguments, graph: graph) }
         }
         if arguments.contains(where: \.isNull) {
             // Null in, null out — for every argument of the string and list functions.
@@ -53,23 +53,27 @@ extension ExecutionContext {
             }
         case "labels":
             guard case .node(let n) = argument else { throw RuntimeValue.typeMismatch(expected: "Node or Null", argument) }
-            guard graph.contains(n) else { return .list([]) }
-            return .list(graph.labels(of: n).map { .string(graph.name(of: $0)) })
+            return withGraph { graph in
+                guard graph.contains(n) else { return .list([]) }
+                return .list(graph.labels(of: n).map { .string(graph.name(of: $0)) })
+            }
         case "type":
             guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
-            return .string(graph.name(of: graph.type(of: r)))
+            return withGraph { .string($0.name(of: $0.type(of: r))) }
         case "properties", "keys":
             var keys: [String] = [], values: [RuntimeValue] = []
             switch argument {
-            case .node(let n): for (k, v) in graph.properties(of: n) { keys.append(graph.name(of: k)); values.append(RuntimeValue(v)) }
-            case .relationship(let r): for (k, v) in graph.properties(of: r) { keys.append(graph.name(of: k)); values.append(RuntimeValue(v)) }
+            case .node(let n):
+                withGraph { g in for (k, v) in g.properties(of: n) { keys.append(g.name(of: k)); values.append(RuntimeValue(v)) } }
+            case .relationship(let r):
+                withGraph { g in for (k, v) in g.properties(of: r) { keys.append(g.name(of: k)); values.append(RuntimeValue(v)) } }
             case .map(let ks, let vs): keys = ks; values = vs
             default: throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", argument)
             }
             return name == "keys" ? .list(keys.map { .string($0) }) : .map(keys: keys, values: values)
         case "startnode", "endnode":
             guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
-            return .node(name == "startnode" ? graph.startNode(of: r) : graph.endNode(of: r))
+            return .node(withGraph { name == "startnode" ? $0.startNode(of: r) : $0.endNode(of: r) })
         case "nodes", "relationships", "length":
             guard case .path(let nodes, let relationships) = argument else {
                 throw RuntimeValue.typeMismatch(expected: "Path or Null", argument)
