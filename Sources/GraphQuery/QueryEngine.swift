@@ -13,6 +13,8 @@ public final class QueryEngine: Sendable {
     /// do not defeat the cache). Cleared whole when it reaches `cacheCapacity` entries.
     private let cache = Mutex<[PlanKey: LogicalPlan]>([:])
     private let cacheCapacity: Int
+    /// Query bodies that ran past `executeIfQuick`'s budget, with their strikes (`strikesOut`).
+    private let slowBodies = Mutex<[String: Int]>([:])
     private let settings: Mutex<QueryConfiguration>
     /// The procedures and registered functions queries may call.
     public let procedures: ProcedureRegistry
@@ -78,6 +80,81 @@ public final class QueryEngine: Sendable {
         return result
     }
 
+    /// Runs `text` only if it is a quick read, for a caller that must not block (the server's
+    /// I/O thread answering a cheap query itself instead of waking a worker): returns nil,
+    /// having changed nothing, when the text writes, is EXPLAIN or PROFILE, was slow before,
+    /// finds the graph's lock taken, or runs past `budget` — the caller then runs it the
+    /// ordinary way. A text that keeps overrunning the budget (`strikesOut` times more often
+    /// than not) is not tried quickly again. Errors (syntax, missing parameters, …) are thrown as
+    /// `execute` throws them.
+    public func executeIfQuick(_ text: String, on store: GraphStore, readOnly: Bool = false, timeout: Duration?,
+                               budget: Duration) throws(QueryError) -> QueryResult? {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let header = try ParameterHeader.split(text)
+        let (mode, body) = QueryEngine.splitPrefix(header.body)
+        guard mode == .run else { return nil }
+        let (plan, cached) = try compile(body)
+        if plan.isUpdating && !readOnly { return nil }
+        guard mayAnswerQuickly(plan) else { return nil }
+        let strikes = slowBodies.withLock { $0[body] ?? 0 }
+        if strikes >= QueryEngine.strikesOut { return nil }
+        let configuration = self.configuration
+        // The budget is the run's, not the parse's: a first run also plans, once.
+        let running = clock.now
+        let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
+                                budget: budget)
+        var result: QueryResult
+        do {
+            result = try run(plan, on: store, header: header, parameters: [:], readOnly: readOnly,
+                             configuration: configuration, watchdog: watchdog, profiler: nil, tryLock: true)
+        } catch {
+            if watchdog.ranOutOfBudget { strike(body, by: 1); return nil }
+            if error == QueryEngine.lockBusy { return nil }
+            throw error
+        }
+        let now = clock.now
+        if now - running > budget {
+            strike(body, by: 1)
+        } else if strikes > 0 {
+            strike(body, by: -1)
+        }
+        let elapsed = now - started
+        result.statistics.cachedExecution = cached
+        result.statistics.executionTimeMilliseconds =
+            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return result
+    }
+
+    /// False for plans with a step the budget cannot interrupt: a procedure whose signature
+    /// does not promise `answersQuickly`, or LOAD CSV (it reads a file).
+    func mayAnswerQuickly(_ plan: LogicalPlan) -> Bool {
+        for (step, _) in plan.steps {
+            switch step {
+            case .call(let call):
+                guard procedures.procedure(named: call.name)?.signature.answersQuickly == true else { return false }
+            case .loadCSV: return false
+            default: continue
+            }
+        }
+        return plan.unions.allSatisfy { mayAnswerQuickly($0.plan) }
+    }
+
+    /// Thrown inside `executeIfQuick` when the store's lock is not free at once; never escapes.
+    static let lockBusy = QueryError(.runtime, "the graph is being written")
+
+    /// Overruns of the budget, less quick runs since, after which a text is not tried quickly:
+    /// one overrun may be a cold cache or a preemption; three in a row are the query.
+    static let strikesOut = 3
+
+    private func strike(_ body: String, by change: Int) {
+        slowBodies.withLock { bodies in
+            if bodies.count >= cacheCapacity { bodies.removeAll(keepingCapacity: true) }
+            let strikes = max(0, (bodies[body] ?? 0) + change)
+            bodies[body] = strikes == 0 ? nil : strikes
+        }
+    }
+
     /// The operator tree of `text`'s plan, root first, children indented four spaces
     /// (GRAPH.EXPLAIN). Nothing runs; `store` is not read (plans do not depend on the data).
     public func explain(_ text: String, on store: GraphStore) throws(QueryError) -> [String] {
@@ -118,6 +195,16 @@ public final class QueryEngine: Sendable {
     private func run(_ plan: LogicalPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
                      readOnly: Bool, timeout: Duration?, profiler: Profiler?,
                      cancellation: QueryCancellation? = nil) throws(QueryError) -> QueryResult {
+        let configuration = self.configuration
+        let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
+                                cancellation: cancellation)
+        return try run(plan, on: store, header: header, parameters: parameters, readOnly: readOnly,
+                       configuration: configuration, watchdog: watchdog, profiler: profiler)
+    }
+
+    private func run(_ plan: LogicalPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
+                     readOnly: Bool, configuration: QueryConfiguration, watchdog: Watchdog, profiler: Profiler?,
+                     tryLock: Bool = false) throws(QueryError) -> QueryResult {
         if readOnly && plan.isUpdating {
             throw QueryError(.semantic, "graph.RO_QUERY is to be executed only on read-only queries")
         }
@@ -127,9 +214,6 @@ public final class QueryEngine: Sendable {
         if !plan.parameterNames.isSubset(of: bound.keys) {
             throw QueryError(.semantic, "Missing parameters")
         }
-        let configuration = self.configuration
-        let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
-                                cancellation: cancellation)
         let registry = procedures
         do {
             if plan.isUpdating {
@@ -140,11 +224,16 @@ public final class QueryEngine: Sendable {
                 }
             } else {
                 // In place: a read-only plan changes nothing, and a copy would retain every buffer.
-                return try store.readInPlace { graph in
+                let body = { (graph: UnsafeMutablePointer<Graph>) throws -> QueryResult in
                     try Executor.run(plan, graphStorage: graph, parameters: bound, registry: registry, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
                                      importDirectory: configuration.importDirectory)
                 }
+                if tryLock {
+                    guard let result = try store.readInPlaceIfFree(body) else { throw QueryEngine.lockBusy }
+                    return result
+                }
+                return try store.readInPlace(body)
             }
         } catch let error as QueryError {
             throw error

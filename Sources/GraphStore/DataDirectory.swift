@@ -116,6 +116,13 @@ public final class DataDirectory: @unchecked Sendable {
         }
     }
 
+    /// The store of graph `name` if it is open already and the directory is not busy (opening
+    /// or deleting a graph) this instant; nil otherwise. Never waits and never reads a disk:
+    /// for the server's I/O thread.
+    public func openedGraph(named name: String) -> GraphStore? {
+        state.withLockIfAvailable { $0.stores[name] } ?? nil
+    }
+
     /// The store of graph `name`, created empty (with its log) if it does not exist.
     public func createGraph(named name: String) throws(StoreError) -> GraphStore {
         try Self.validate(name)

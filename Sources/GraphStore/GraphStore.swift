@@ -71,6 +71,12 @@ public final class GraphStore: @unchecked Sendable {
         try lock.withReadLock { try body(graphCell) }
     }
 
+    /// `readInPlace` if the read lock can be had at once (no writer holds or awaits it);
+    /// nil without running `body` otherwise. For callers that must not wait.
+    public func readInPlaceIfFree<R>(_ body: (UnsafeMutablePointer<Graph>) throws -> R) rethrows -> R? {
+        try lock.withReadLockIfFree { try body(graphCell) }
+    }
+
     /// Runs `body` as one transaction: on throw, everything is rolled back and the error rethrown.
     /// On return, the mutations are appended to the log as ONE checksummed record; under
     /// `--fsync always` `write` returns only once that record is fdatasync'ed (shared with the

@@ -46,6 +46,14 @@ final class ReadWriteLock: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` under the read lock if it is free now (no writer holds or, the lock
+    /// preferring writers, awaits it); nil otherwise, without waiting.
+    func withReadLockIfFree<R>(_ body: () throws -> R) rethrows -> R? {
+        guard pthread_rwlock_tryrdlock(lock) == 0 else { return nil }
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
+
     func withWriteLock<R>(_ body: () throws -> R) rethrows -> R {
         var acquired = false
         for _ in 0..<Self.spinAttempts where pthread_rwlock_trywrlock(lock) == 0 { acquired = true; break }

@@ -86,6 +86,30 @@ struct ServerLoadTests {
         #expect(try b.readReply() == .simple("RELEASED"))
     }
 
+    @Test("A cheap read is answered on the I/O thread; a write and a two-hop procedure go to a worker")
+    func quickPath() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let client = try server.client()
+        let quick = { server.context.statistics.quickQueries.load(ordering: .relaxed) }
+        // A write (which also creates the graph) is never quick.
+        _ = try client.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})-[:FRIEND]->(:User {id: 2})-[:FRIEND]->(:User {id: 3})")
+        #expect(quick() == 0)
+        #expect(try client.command("GRAPH.QUERY", "g", "CYPHER id=2 MATCH (u:User {id: $id})-[:FRIEND]-(f) RETURN f.id ORDER BY f.id")
+                .rows == [[.integer(1)], [.integer(3)]])
+        #expect(try client.command("GRAPH.RO_QUERY", "g", "MATCH (u:User {id: 3}) RETURN u.id").rows == [[.integer(3)]])
+        #expect(quick() == 2)
+        // Two hops from a user: a worker's job, with the same answer.
+        #expect(try client.command("GRAPH.QUERY", "g", "CALL social.connections(1, {}) YIELD user, mutual RETURN user.id, mutual")
+                .rows == [[.integer(3), .integer(1)]])
+        // A write through RO_QUERY is refused on the quick path as on a worker; a bad query's error too.
+        let isError = { (reply: RESPReply) -> Bool in if case .error = reply { true } else { false } }
+        #expect(isError(try client.command("GRAPH.RO_QUERY", "g", "CREATE (:X)")))
+        #expect(isError(try client.command("GRAPH.QUERY", "g", "MATCH (n RETURN n")))
+        #expect(quick() == 2)
+        #expect(try client.command("GRAPH.QUERY", "g", "MATCH (n) RETURN count(n)").rows == [[.integer(3)]])
+    }
+
     @Test("With MAX_QUEUED_QUERIES pending, a new query is refused at once; PING still answers")
     func loadShedding() throws {
         let gate = Gate()

@@ -68,7 +68,7 @@ extension ExecutionContext {
             // with trivial comparisons so that the error comes out promptly.
             var comparisons = 0
             var expired = false
-            let deadline = watchdog.deadline
+            let deadline = [watchdog.deadline, watchdog.budgetEnd].compactMap { $0 }.min()
             keyed.sort { a, b in
                 comparisons &+= 1
                 if comparisons & 0xFFF == 0, let deadline, ContinuousClock.now >= deadline { expired = true }

@@ -11,22 +11,31 @@ final class Watchdog {
     let memoryLimit: Int?
     /// Raised from another thread to stop the run (the REPL's Ctrl-C).
     let cancellation: QueryCancellation?
+    /// For a run on trial (QueryEngine.executeIfQuick): when it must give up, as if cancelled.
+    let budgetEnd: ContinuousClock.Instant?
+    /// True once the run stopped because it used up its budget (not a real error).
+    private(set) var ranOutOfBudget = false
+    /// The clock is read when `ticks & checkMask == 0`: every 256 ticks, every 16 on a budget.
+    private let checkMask: UInt32
     private var ticks: UInt32 = 0
     /// Estimated bytes held by buffered rows so far (never decreases: a conservative bound).
     private(set) var memoryUsed = 0
 
-    init(timeout: Duration?, memoryLimit: Int?, cancellation: QueryCancellation? = nil) {
+    init(timeout: Duration?, memoryLimit: Int?, cancellation: QueryCancellation? = nil, budget: Duration? = nil) {
+        let now = ContinuousClock.now
         self.timeout = timeout
-        self.deadline = timeout.map { ContinuousClock.now + $0 }
+        self.deadline = timeout.map { now + $0 }
         self.memoryLimit = memoryLimit
         self.cancellation = cancellation
+        self.budgetEnd = budget.map { now + $0 }
+        self.checkMask = budget == nil ? 0xFF : 0x0F
     }
 
     /// Called per row; checks the clock every 256 calls (≈ microseconds apart), far inside 50 ms.
     @inline(__always)
     func tick() throws(QueryError) {
         ticks &+= 1
-        if ticks & 0xFF == 0 { try checkNow() }
+        if ticks & checkMask == 0 { try checkNow() }
     }
 
     /// Checks the deadline (and a cancellation) immediately.
@@ -34,7 +43,13 @@ final class Watchdog {
         if let cancellation, cancellation.isCancelled {
             throw QueryError(.timeout, "Query cancelled")
         }
-        guard let deadline, ContinuousClock.now >= deadline else { return }
+        if deadline == nil && budgetEnd == nil { return }
+        let now = ContinuousClock.now
+        if let budgetEnd, now >= budgetEnd {
+            ranOutOfBudget = true
+            throw QueryError(.timeout, "Query ran past its trial budget")
+        }
+        guard let deadline, now >= deadline else { return }
         let limit = timeout.map { "\(Int(($0 / .milliseconds(1)).rounded())) ms" } ?? "its"
         throw QueryError(.timeout, "Query timed out: it ran past its time limit of \(limit)")
     }

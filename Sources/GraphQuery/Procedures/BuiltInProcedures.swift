@@ -21,7 +21,7 @@ extension ProcedureRegistry {
 
 /// `CALL db.labels() YIELD label`: every label the graph has interned, in id order.
 struct DatabaseLabels: Procedure {
-    var signature: ProcedureSignature { .init(name: "db.labels", outputs: [.init("label", .string)]) }
+    var signature: ProcedureSignature { .init(name: "db.labels", outputs: [.init("label", .string)], answersQuickly: true) }
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
         graph.labelNames.map { [.string($0)] }
     }
@@ -30,7 +30,7 @@ struct DatabaseLabels: Procedure {
 /// `CALL db.relationshipTypes() YIELD relationshipType`.
 struct DatabaseRelationshipTypes: Procedure {
     var signature: ProcedureSignature {
-        .init(name: "db.relationshipTypes", outputs: [.init("relationshipType", .string)])
+        .init(name: "db.relationshipTypes", outputs: [.init("relationshipType", .string)], answersQuickly: true)
     }
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
         graph.relationshipTypeNames.map { [.string($0)] }
@@ -39,7 +39,7 @@ struct DatabaseRelationshipTypes: Procedure {
 
 /// `CALL db.propertyKeys() YIELD propertyKey`.
 struct DatabasePropertyKeys: Procedure {
-    var signature: ProcedureSignature { .init(name: "db.propertyKeys", outputs: [.init("propertyKey", .string)]) }
+    var signature: ProcedureSignature { .init(name: "db.propertyKeys", outputs: [.init("propertyKey", .string)], answersQuickly: true) }
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
         graph.propertyKeyNames.map { [.string($0)] }
     }
@@ -50,7 +50,7 @@ struct DatabasePropertyKeys: Procedure {
 struct DatabaseIndexes: Procedure {
     var signature: ProcedureSignature {
         .init(name: "db.indexes", outputs: [.init("label", .string), .init("properties", .list),
-                                           .init("type", .string), .init("entitytype", .string)])
+                                           .init("type", .string), .init("entitytype", .string)], answersQuickly: true)
     }
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
         graph.indexes.map { index in

@@ -39,9 +39,16 @@ public struct ProcedureSignature: Sendable, Hashable {
     /// False for procedures that change the graph: a query calling one runs as a write
     /// transaction and is refused by `readOnly` execution (GRAPH.RO_QUERY).
     public var isReadOnly: Bool
+    /// True when the procedure's work is bounded by the neighbourhood of what it is given (one
+    /// node's lists, one pair's intersection) and the rows it yields, so that the server may
+    /// try it on its I/O thread (QueryEngine.executeIfQuick). Its compute phase cannot be
+    /// interrupted there, so anything that may walk two hops from a hub leaves this false.
+    public var answersQuickly: Bool
 
-    public init(name: String, arguments: [ProcedureField] = [], outputs: [ProcedureField], isReadOnly: Bool = true) {
+    public init(name: String, arguments: [ProcedureField] = [], outputs: [ProcedureField], isReadOnly: Bool = true,
+                answersQuickly: Bool = false) {
         self.name = name; self.arguments = arguments; self.outputs = outputs; self.isReadOnly = isReadOnly
+        self.answersQuickly = answersQuickly
     }
 }
 

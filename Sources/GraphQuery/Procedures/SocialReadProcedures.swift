@@ -10,7 +10,7 @@ struct SocialFriendsProcedure: Procedure {
     let shared: SocialProcedureShared
     var signature: ProcedureSignature {
         .init(name: "social.friends", arguments: [.init("user", .any), .init("options", .any)],
-              outputs: [.init("friend", .node), .init("since", .any)])
+              outputs: [.init("friend", .node), .init("since", .any)], answersQuickly: true)
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
@@ -64,7 +64,8 @@ struct SocialConnectionsProcedure: Procedure {
 struct SocialMutualFriendsProcedure: Procedure {
     let shared: SocialProcedureShared
     var signature: ProcedureSignature {
-        .init(name: "social.mutualFriends", arguments: [.init("a", .any), .init("b", .any)], outputs: [.init("friend", .node)])
+        .init(name: "social.mutualFriends", arguments: [.init("a", .any), .init("b", .any)], outputs: [.init("friend", .node)],
+              answersQuickly: true)
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {

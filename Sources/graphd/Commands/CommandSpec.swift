@@ -54,6 +54,11 @@ struct CommandInvocation: Sendable {
 /// A command handler: reads its invocation, acts on the context, writes one reply.
 typealias CommandHandler = @Sendable (inout CommandInvocation, ServerContext, inout RESPEncoder) -> CommandOutcome
 
+/// A command's quick path, tried on the I/O thread before a worker is woken: writes the reply
+/// and returns the outcome when it could answer at once and cheaply; returns nil, with nothing
+/// written and nothing changed, to have the command run by `handler` on a worker instead.
+typealias QuickCommandHandler = @Sendable (inout CommandInvocation, ServerContext, inout RESPEncoder) -> CommandOutcome?
+
 /// One entry of the command table.
 struct CommandSpec: Sendable {
     /// The name shown in error messages, spelled as Redis/FalkorDB spell it
@@ -65,13 +70,18 @@ struct CommandSpec: Sendable {
     /// One line for COMMAND DOCS.
     let summary: String
     let handler: CommandHandler
+    /// For commands that are sometimes cheap (a point lookup) and sometimes not (a big
+    /// traversal, a write): see QuickCommandHandler.
+    let quickHandler: QuickCommandHandler?
 
-    init(name: String, arity: Int, flags: CommandFlags, summary: String = "", handler: @escaping CommandHandler) {
+    init(name: String, arity: Int, flags: CommandFlags, summary: String = "", handler: @escaping CommandHandler,
+         quickHandler: QuickCommandHandler? = nil) {
         self.name = name
         self.arity = arity
         self.flags = flags
         self.summary = summary
         self.handler = handler
+        self.quickHandler = quickHandler
     }
 
     /// True when `argumentCount` (including the name) satisfies the arity.

@@ -44,10 +44,10 @@ struct CommandTable: Sendable {
                         handler: KeyCommands.type),
             CommandSpec(name: "graph.QUERY", arity: -3, flags: [.write, .query],
                         summary: "Runs a query on a graph: GRAPH.QUERY graph query [--compact] [TIMEOUT ms].",
-                        handler: GraphCommands.query),
+                        handler: GraphCommands.query, quickHandler: GraphCommands.quickQuery),
             CommandSpec(name: "graph.RO_QUERY", arity: -3, flags: [.readonly, .query],
                         summary: "Runs a read-only query: GRAPH.RO_QUERY graph query [--compact] [TIMEOUT ms].",
-                        handler: GraphCommands.readOnlyQuery),
+                        handler: GraphCommands.readOnlyQuery, quickHandler: GraphCommands.quickReadOnlyQuery),
             CommandSpec(name: "graph.EXPLAIN", arity: 3, flags: [.readonly],
                         summary: "The plan of a query, one operator per line: GRAPH.EXPLAIN graph query.",
                         handler: GraphPlanCommands.explain),
@@ -142,6 +142,24 @@ struct CommandTable: Sendable {
         let failed = reply.bytes.count > replyStart && reply.bytes[replyStart] == UInt8(ascii: "-")
         context.statistics.record(command: spec.name.lowercased(), duration: ContinuousClock.now - started, failed: failed)
         return outcome
+    }
+
+    /// The quick path of `spec` (which must have one) for an authenticated client whose
+    /// request passes the arity check: the reply and outcome, or nil when the command must run
+    /// on a worker. Counted in the statistics as `execute` counts.
+    func executeQuickly(_ request: [[UInt8]], spec: CommandSpec, session: inout ClientSession,
+                        context: ServerContext) -> (reply: [UInt8], outcome: CommandOutcome)? {
+        guard let quick = spec.quickHandler, session.isAuthenticated, spec.accepts(argumentCount: request.count) else {
+            return nil
+        }
+        let started = ContinuousClock.now
+        var reply = RESPEncoder(protocolVersion: session.protocolVersion)
+        var invocation = CommandInvocation(name: request[0], arguments: Array(request.dropFirst()), session: session)
+        guard let outcome = quick(&invocation, context, &reply) else { return nil }
+        session = invocation.session
+        let failed = reply.bytes.first == UInt8(ascii: "-")
+        context.statistics.record(command: spec.name.lowercased(), duration: ContinuousClock.now - started, failed: failed)
+        return (reply.bytes, outcome)
     }
 
     /// Redis's `ERR wrong number of arguments for '<name>' command`.

@@ -28,6 +28,43 @@ enum GraphCommands {
         return .keepOpen
     }
 
+    /// How long a query may run on the I/O thread before it gives up there and goes to a
+    /// worker: long enough for a point lookup or a friends list, far below what would hold up
+    /// the other clients. A query that overruns it once always goes to a worker afterwards.
+    static let quickBudget: Duration = .microseconds(50)
+
+    /// GRAPH.QUERY's quick path: a read of an existing graph answered on the I/O thread when
+    /// the engine finishes it within `quickBudget` (QueryEngine.executeIfQuick).
+    static let quickQuery: QuickCommandHandler = { invocation, context, reply in
+        runQuickly(invocation, context: context, readOnly: false, commandName: "graph.QUERY", reply: &reply)
+    }
+
+    /// GRAPH.RO_QUERY's quick path (see quickQuery).
+    static let quickReadOnlyQuery: QuickCommandHandler = { invocation, context, reply in
+        runQuickly(invocation, context: context, readOnly: true, commandName: "graph.RO_QUERY", reply: &reply)
+    }
+
+    /// Declines (nil) everything unusual — a bad argument, a missing graph — so that the
+    /// worker's ordinary path answers it, with one place for every error reply but the
+    /// query's own.
+    private static func runQuickly(_ invocation: CommandInvocation, context: ServerContext, readOnly: Bool,
+                                   commandName: String, reply: inout RESPEncoder) -> CommandOutcome? {
+        guard case .success(let prepared) = prepare(invocation, context: context, commandName: commandName),
+              let store = context.dataDirectory.openedGraph(named: prepared.graph) else { return nil }
+        do throws(QueryError) {
+            guard let result = try context.engine.executeIfQuick(prepared.text, on: store, readOnly: readOnly,
+                                                                 timeout: prepared.timeout, budget: quickBudget)
+            else { return nil }
+            context.statistics.quickQueries.add(1, ordering: .relaxed)
+            context.slowLog.record(graph: prepared.graph, command: commandName.uppercased(), query: prepared.text,
+                                   milliseconds: result.statistics.executionTimeMilliseconds)
+            try writeResult(result, prepared: prepared, context: context, reply: &reply)
+        } catch {
+            QueryErrorReply.write(error, into: &reply)
+        }
+        return .keepOpen
+    }
+
     /// `GRAPH.LIST` → an array of graph names (`*0` when none).
     static let list: CommandHandler = { _, context, reply in
         let names = context.dataDirectory.graphNames()

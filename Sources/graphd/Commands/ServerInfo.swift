@@ -84,6 +84,7 @@ enum ServerInfo {
                     "rejected_connections:\(statistics.rejectedConnections.load(ordering: .relaxed))",
                     "pending_queries:\(statistics.pendingQueries.load(ordering: .relaxed))",
                     "rejected_queries_queue_full:\(statistics.shedQueries.load(ordering: .relaxed))",
+                    "quick_queries:\(statistics.quickQueries.load(ordering: .relaxed))",
                     "client_output_limit_disconnections:\(statistics.outputLimitDisconnections.load(ordering: .relaxed))"]
         case "graphs":
             var result = ["# Graphs"]

@@ -15,6 +15,8 @@ final class ServerStatistics: Sendable {
     let pendingQueries = Atomic<Int>(0)
     /// Queries refused because `pendingQueries` was at MAX_QUEUED_QUERIES.
     let shedQueries = Atomic<Int>(0)
+    /// Queries answered on the I/O thread within the quick budget (GraphCommands.quickBudget).
+    let quickQueries = Atomic<Int>(0)
     /// Clients closed because their unsent output passed the limit.
     let outputLimitDisconnections = Atomic<Int>(0)
     let startedAt = ContinuousClock.now

@@ -1,6 +1,7 @@
 // Server.swift — the event loop: one I/O thread that accepts, reads, writes and closes
-// sockets with epoll, drives each `Connection` state machine, and hands commands to
-// workers (a serial Dispatch queue per connection). Workers run the command table against the
+// sockets with epoll, drives each `Connection` state machine, runs fast commands and cheap
+// reads itself (a read that overruns a small budget gives up and goes on), and hands the
+// rest to workers (a serial Dispatch queue per connection). Workers run the command table against the
 // store and post the reply back through a completion queue and the wake-up pipe; the I/O
 // thread writes it in order. Reads run in parallel (the store's read lock is shared); writes
 // queue on the store's write lock and then wait together for one group-commit fsync.
@@ -276,6 +277,13 @@ final class Server {
                 var session = slot.connection.session
                 if let spec, spec.flags.contains(.fast) {
                     let (reply, outcome) = table.execute(request, session: &session, context: context)
+                    queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome, session: session))
+                    continue
+                }
+                // A cheap read is answered here: waking a worker and being woken back costs
+                // more than the query (see GraphCommands.quickBudget).
+                if let spec, spec.quickHandler != nil,
+                   let (reply, outcome) = table.executeQuickly(request, spec: spec, session: &session, context: context) {
                     queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome, session: session))
                     continue
                 }
