@@ -16,6 +16,7 @@ enum EmbeddedCommand {
         "others": "samples for mutual, relationships, audience, feed (default 200)",
         "ops": "operations (default all): " + Operation.allCases.map(\.rawValue).joined(separator: ","),
         "forms": "forms (default kernel,procedure,cypher)",
+        "throughput-forms": "forms of the throughput phase (default kernel,procedure; cypher too if asked)",
         "warmup": "untimed calls per phase first (default 30)",
         "budget": "seconds per operation and form; later samples are skipped (default 60)",
         "out": "result JSON path (default results/embedded-<data>-<time>.json)",
@@ -80,12 +81,14 @@ enum EmbeddedCommand {
         }.filter { $0 > 0 }
         let throughputOps: [Operation] = try options.string("throughput-ops") == nil ? [.friends, .connections]
             : options.list("throughput-ops", all: Operation.allCases)
+        let throughputForms: [Form] = try options.string("throughput-forms") == nil ? [.kernel, .procedure]
+            : options.list("throughput-forms", all: Form.allCases)
         let seconds = try options.double("throughput-seconds", default: 3)
         let withWriter = options.string("throughput-writer", default: "yes") != "no"
         let writerRate = try options.double("writer-rate", default: 5_000)
         var throughput: [OperationResult] = []
         for op in throughputOps {
-            for form in forms where form != .cypher {
+            for form in throughputForms {
                 for threads in threadCounts {
                     for writer in withWriter ? [false, true] : [false] {
                         let r = ReaderThroughput.measure(mix, op, form, threads: threads, seconds: seconds,

@@ -209,12 +209,12 @@ extension ExecutionContext {
         case .null: return .null
         case .node(let node):
             return withGraph { graph in
-                guard let id = graph.propertyKeyID(named: key) else { return .null }
+                guard let id = propertyKeyID(key, in: graph) else { return .null }
                 return RuntimeValue(graph.property(id, of: node))
             }
         case .relationship(let relationship):
             return withGraph { graph in
-                guard let id = graph.propertyKeyID(named: key) else { return .null }
+                guard let id = propertyKeyID(key, in: graph) else { return .null }
                 return RuntimeValue(graph.property(id, of: relationship))
             }
         case .map(let keys, let values):
@@ -222,6 +222,16 @@ extension ExecutionContext {
         default:
             throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", value)
         }
+    }
+
+    /// The id of property key `key`, remembering the last one looked up: a query reads the
+    /// same key on row after row, and comparing a short string costs less than hashing it.
+    @inline(__always)
+    func propertyKeyID(_ key: String, in graph: borrowing Graph) -> PropertyKeyID? {
+        if let last = lastPropertyKey, last.name == key { return last.id }
+        let id = graph.propertyKeyID(named: key)
+        if let id { lastPropertyKey = (key, id) }
+        return id
     }
 
     /// A boolean operand: true, false, or nil for null; anything else is a type error.

@@ -34,6 +34,9 @@ final class ExecutionContext {
     let resultRowLimit: Int?
     /// The only directory LOAD CSV may read (nil: LOAD CSV of files is disabled).
     var importDirectory: String? = nil
+    /// The last property key resolved to an id (Evaluator's propertyKeyID). Key ids never
+    /// change meaning within a run (keys are only ever added), so the pair stays right.
+    var lastPropertyKey: (name: String, id: PropertyKeyID)?
 
     /// `graph` must stay valid, and be changed by nobody else, for the life of the context.
     init(graph: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue], registry: ProcedureRegistry = .standard,

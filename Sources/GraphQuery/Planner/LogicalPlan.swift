@@ -3,7 +3,7 @@
 // ids when the plan runs.
 
 /// How a pattern match finds or extends its rows, one step at a time.
-enum PatternOperator: Sendable {
+indirect enum PatternOperator: Sendable {
     /// Every node into `slot`.
     case allNodesScan(slot: Int)
     /// Every node with `label` into `slot`.
@@ -36,7 +36,7 @@ enum PatternOperator: Sendable {
 }
 
 /// One step of a plan; each maps the current rows to new rows.
-enum PlanStep: Sendable {
+indirect enum PlanStep: Sendable {
     case match(operators: [PatternOperator], predicate: Expression?, isOptional: Bool, introduced: [Int])
     case create(BoundCreate)
     case unwind(list: Expression, slot: Int)
