@@ -126,6 +126,16 @@ public final class QueryEngine: Sendable {
         return result
     }
 
+    /// True when `text` may change the graph (a writing clause or procedure, also under
+    /// PROFILE); false for reads and EXPLAIN, and for text that does not compile (it changes
+    /// nothing). Uses the plan cache, so asking after `executeIfQuick` costs a lookup.
+    public func writes(_ text: String) -> Bool {
+        guard let header = try? ParameterHeader.split(text) else { return false }
+        let (mode, body) = QueryEngine.splitPrefix(header.body)
+        guard mode != .explain, let (plan, _) = try? compile(body) else { return false }
+        return plan.isUpdating
+    }
+
     /// False for plans with a step the budget cannot interrupt: a procedure whose signature
     /// does not promise `answersQuickly`, or LOAD CSV (it reads a file).
     func mayAnswerQuickly(_ plan: LogicalPlan) -> Bool {

@@ -117,6 +117,45 @@ struct QueryEngineTests {
     }
 }
 
+extension QueryEngineTests {
+    @Test("readers on the store's own graph (in place, quick or not) never see half of a writer's transaction")
+    func readersInPlaceSeeWholeTransactions() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        let failures = Failures()
+        let writes = 300
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            do {
+                if worker == 0 {
+                    // Each transaction adds two nodes with the same k and a relationship between them.
+                    for i in 0..<writes {
+                        _ = try engine.execute("CYPHER k=\(i) CREATE (:P {k: $k})-[:R]->(:P {k: $k})", on: store)
+                    }
+                    return
+                }
+                let counts = "MATCH (p:P) OPTIONAL MATCH (p)-[r:R]->() RETURN count(p), count(r)"
+                let mismatched = "MATCH (a:P)-[:R]->(b:P) WHERE a.k <> b.k RETURN count(*)"
+                for round in 0..<400 {
+                    let quick = round % 2 == 1
+                    let r = quick ? try engine.executeIfQuick(counts, on: store, timeout: nil, budget: .seconds(10))
+                                  : try engine.execute(counts, on: store)
+                    if let r, case .integer(let nodes) = r.rows[0][0], case .integer(let relationships) = r.rows[0][1],
+                       nodes != 2 * relationships {
+                        failures.add("saw \(nodes) nodes with \(relationships) relationships")
+                    }
+                    if try engine.execute(mismatched, on: store).rows != [[.integer(0)]] {
+                        failures.add("a relationship joined nodes of different transactions")
+                    }
+                }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty)
+        #expect(try engine.execute("MATCH (p:P) RETURN count(p)", on: store).rows == [[.integer(Int64(2 * writes))]])
+    }
+}
+
 /// Collects failures from concurrent closures.
 final class Failures: Sendable {
     private let list = Mutex<[String]>([])

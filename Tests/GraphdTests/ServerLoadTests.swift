@@ -110,6 +110,25 @@ struct ServerLoadTests {
         #expect(try client.command("GRAPH.QUERY", "g", "MATCH (n) RETURN count(n)").rows == [[.integer(3)]])
     }
 
+    @Test("Hundreds of pipelined quick reads are answered in order, on the I/O thread or past its share on a worker")
+    func pipelinedQuickReads() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let client = try server.client()
+        _ = try client.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
+        let count = 3 * Server.quickRunsPerTurn + 7
+        var batch: [UInt8] = []
+        for i in 0..<count { batch += RESPTestClient.encode(["GRAPH.RO_QUERY", "g", "CYPHER i=\(i) RETURN $i"]) }
+        try client.send(batch)
+        var inOrder = 0
+        for i in 0..<count where try client.readReply().rows == [[.integer(Int64(i))]] { inOrder += 1 }
+        #expect(inOrder == count)
+        let quick = server.context.statistics.quickQueries.load(ordering: .relaxed)
+        // Past quickRunsPerTurn in one batch of input, the rest of it goes to a worker; how the
+        // bytes were split into reads decides how many, so only the lower bound is certain.
+        #expect(quick >= Server.quickRunsPerTurn)
+    }
+
     @Test("With MAX_QUEUED_QUERIES pending, a new query is refused at once; PING still answers")
     func loadShedding() throws {
         let gate = Gate()

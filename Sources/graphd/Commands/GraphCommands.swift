@@ -65,6 +65,15 @@ enum GraphCommands {
         return .keepOpen
     }
 
+    /// True when a GRAPH.QUERY / GRAPH.RO_QUERY request only reads (RO_QUERY always does: a
+    /// write is refused): the server runs those on its CPU-sized read pool.
+    static func onlyReads(_ request: [[UInt8]], context: ServerContext) -> Bool {
+        guard request.count >= 3 else { return false }
+        if String(decoding: request[0], as: UTF8.self).uppercased() == "GRAPH.RO_QUERY" { return true }
+        guard let text = String(validating: request[2], as: UTF8.self) else { return false }
+        return !context.engine.writes(text)
+    }
+
     /// `GRAPH.LIST` → an array of graph names (`*0` when none).
     static let list: CommandHandler = { _, context, reply in
         let names = context.dataDirectory.graphNames()

@@ -1,7 +1,8 @@
 // Server.swift — the event loop: one I/O thread that accepts, reads, writes and closes
 // sockets with epoll, drives each `Connection` state machine, runs fast commands and cheap
 // reads itself (a read that overruns a small budget gives up and goes on), and hands the
-// rest to workers (a serial Dispatch queue per connection). Workers run the command table against the
+// rest to workers: other reads to a pool of one thread per core, writes and the remaining
+// commands to a serial Dispatch queue per connection. Workers run the command table against the
 // store and post the reply back through a completion queue and the wake-up pipe; the I/O
 // thread writes it in order. Reads run in parallel (the store's read lock is shared); writes
 // queue on the store's write lock and then wait together for one group-commit fsync.
@@ -64,6 +65,9 @@ final class Server {
     private var listener: ListeningSocket?
     private let wakeUp: WakeUpPipe
     private let completions = CompletionQueue()
+    /// Runs reads handed to workers: Dispatch's global pool, one thread per core (more only
+    /// while some block).
+    private let readPool = DispatchQueue.global(qos: .userInitiated)
     /// Set by the signal handler (or a test) to stop the loop.
     let stopSignal: StopSignal
 
@@ -81,6 +85,9 @@ final class Server {
         }
     }
 
+    /// Quick-path tries one connection's pipelined requests get per batch of its input: with
+    /// the 50 µs budget, a few milliseconds at most before the other clients are served.
+    static let quickRunsPerTurn = 64
     private static let listenerToken: UInt64 = 0
     private static let wakeUpToken: UInt64 = 1
     private var nextToken: UInt64 = 2
@@ -263,6 +270,7 @@ final class Server {
     /// that finds MAX_QUEUED_QUERIES already pending is refused at once.
     private func perform(_ actions: [Connection.Action], token: UInt64, slot: Slot) {
         var queue = actions
+        var quickRuns = 0
         while !queue.isEmpty {
             switch queue.removeFirst() {
             case .closeAfterFlush:
@@ -281,11 +289,14 @@ final class Server {
                     continue
                 }
                 // A cheap read is answered here: waking a worker and being woken back costs
-                // more than the query (see GraphCommands.quickBudget).
-                if let spec, spec.quickHandler != nil,
-                   let (reply, outcome) = table.executeQuickly(request, spec: spec, session: &session, context: context) {
-                    queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome, session: session))
-                    continue
+                // more than the query (see GraphCommands.quickBudget). A client pipelining
+                // many gets a bounded share of this thread per turn; the rest go to its worker.
+                if let spec, spec.quickHandler != nil, quickRuns < Self.quickRunsPerTurn {
+                    quickRuns += 1
+                    if let (reply, outcome) = table.executeQuickly(request, spec: spec, session: &session, context: context) {
+                        queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome, session: session))
+                        continue
+                    }
                 }
                 let isQuery = spec?.flags.contains(.query) ?? false
                 if isQuery && session.isAuthenticated {
@@ -304,7 +315,13 @@ final class Server {
                 runningCommands += 1
                 let table = self.table, context = self.context
                 let completions = self.completions, wakeUp = self.wakeUp
-                slot.commands.async {
+                // A read that was not quick runs on the CPU-sized pool, first come first
+                // served, so sixteen clients' traversals do not time-slice each other (which
+                // multiplies the slowest one's latency); a write keeps its connection's queue,
+                // where it may block on the group-commit fsync without holding a pool thread.
+                let reads = spec?.quickHandler != nil && session.isAuthenticated
+                    && GraphCommands.onlyReads(request, context: context)
+                (reads ? readPool : slot.commands).async {
                     var session = startingSession
                     let (reply, outcome) = table.execute(request, session: &session, context: context)
                     let wasEmpty = completions.push(Completion(connection: token, reply: reply, outcome: outcome,
