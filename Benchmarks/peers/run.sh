@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh — graphd and its peers (FalkorDB, Kuzu) on the same data and the same sample, one table.
-#   Benchmarks/peers/run.sh [small|medium|large]     (default small; medium takes ~15 min, mostly FalkorDB's load)
+#   Benchmarks/peers/run.sh [small|medium|large]     (default small ~4 min; medium ~15 min, mostly FalkorDB's load)
 # Builds graphd-bench (release), generates the preset's CSVs once (data/<preset>), runs the checked
 # in-process mix, then the peers in a Python 3.12 venv (falkordblite needs 3.12), checking every
 # peer answer against graphd's reference. Results: Benchmarks/peers/results/.
@@ -21,5 +21,7 @@ if [ ! -x .venv/bin/python ]; then "$python312" -m venv .venv; fi
 swift build -c release --package-path .. --scratch-path ../.build
 bench="../.build/release/graphd-bench"
 if [ ! -f "data/$preset/friendships.csv" ]; then "$bench" generate --preset "$preset" --out "data/$preset"; fi
-"$bench" embedded --data "$here/data/$preset" --out "results/embedded-$preset.json"
+# The peers are compared with the kernel and procedure forms; the plain-Cypher forms are measured
+# by `embedded --forms cypher` on their own (the plain audience form of a hub host runs for minutes).
+"$bench" embedded --data "$here/data/$preset" --forms kernel,procedure --out "results/embedded-$preset.json"
 .venv/bin/python bench_peers.py --graphd "results/embedded-$preset.json" --out "results/peers-$preset.json"
