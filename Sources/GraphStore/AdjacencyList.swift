@@ -60,6 +60,17 @@ public struct AdjacencyList: RandomAccessCollection, Sendable {
         let i = storage.lowerBound(of: UInt64(neighbor.rawValue) << 32, in: start..<end)
         return i < end && UInt32(truncatingIfNeeded: storage[i] >> 32) == neighbor.rawValue
     }
+
+    /// The positions of the entries whose neighbour is `neighbor` (one per relationship to
+    /// it, in relationship order; empty when there is none): what an expansion between two
+    /// bound nodes needs, without walking the whole list.
+    /// - Complexity: O(log n).
+    public func positions(ofNeighbor neighbor: NodeID) -> Range<Int> {
+        let end = start + count
+        let first = storage.lowerBound(of: UInt64(neighbor.rawValue) << 32, in: start..<end)
+        let last = neighbor.rawValue == .max ? end : storage.lowerBound(of: UInt64(neighbor.rawValue + 1) << 32, in: first..<end)
+        return (first - start)..<(last - start)
+    }
 }
 
 extension ContiguousArray where Element == UInt64 {

@@ -118,6 +118,36 @@ struct QueryEngineTests {
 }
 
 extension QueryEngineTests {
+    @Test("an expansion between two bound nodes finds every relationship between them, parallel, reversed and looped")
+    func expandInto() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        _ = try engine.execute("""
+            CREATE (a:N {id: 1}), (b:N {id: 2}), (c:N {id: 3}),
+                   (a)-[:R {w: 1}]->(b), (a)-[:R {w: 2}]->(b), (b)-[:R {w: 3}]->(a), (a)-[:R {w: 4}]->(a),
+                   (a)-[:S {w: 5}]->(b), (c)-[:R {w: 6}]->(a), (b)-[:R {w: 7}]->(c)
+            """, on: store)
+        func weights(_ pattern: String, _ x: Int, _ y: Int) throws -> [Int64] {
+            let rows = try engine.execute(
+                "MATCH (x:N {id: \(x)}), (y:N {id: \(y)}) MATCH \(pattern) RETURN r.w ORDER BY r.w", on: store).rows
+            return rows.map { if case .integer(let w) = $0[0] { w } else { -1 } }
+        }
+        #expect(try weights("(x)-[r:R]-(y)", 1, 2) == [1, 2, 3])
+        #expect(try weights("(x)-[r:R]->(y)", 1, 2) == [1, 2])
+        #expect(try weights("(x)<-[r:R]-(y)", 1, 2) == [3])
+        #expect(try weights("(x)-[r:R|S]-(y)", 1, 2) == [1, 2, 3, 5])
+        #expect(try weights("(x)-[r]-(y)", 2, 1) == [1, 2, 3, 5])
+        #expect(try weights("(x)-[r:R]-(y)", 1, 1) == [4])        // a self-loop, once
+        #expect(try weights("(x)-[r:R]->(y)", 1, 1) == [4])
+        #expect(try weights("(x)-[r:R]-(y)", 2, 2) == [])
+        #expect(try weights("(x)-[r:R]-(y)", 1, 3) == [6])
+        // Two hops between bound ends: every path. Through b: three relationships a–b, then b→c.
+        // Through a itself: the self-loop (once, undirected), then c→a.
+        let paths = try engine.execute(
+            "MATCH (x:N {id: 1}), (y:N {id: 3}) MATCH (x)-[:R]-(m)-[:R]-(y) RETURN m.id, count(*) ORDER BY m.id", on: store).rows
+        #expect(paths == [[.integer(1), .integer(1)], [.integer(2), .integer(3)]])
+    }
+
     @Test("readers on the store's own graph (in place, quick or not) never see half of a writer's transaction")
     func readersInPlaceSeeWholeTransactions() throws {
         let store = GraphStore.inMemory()

@@ -154,14 +154,19 @@ extension ExecutionContext {
 
 /// Per-stretch counters of the streaming projections' SKIP and LIMIT.
 struct StreamState {
-    var skip: [Int: Int] = [:]
-    var limit: [Int: Int] = [:]
+    /// By step index: rows still to skip and to pass (arrays: looked up on every row).
+    var skip: [Int?]
+    var limit: [Int?]
+    init(steps: Int) {
+        skip = Array(repeating: nil, count: steps)
+        limit = Array(repeating: nil, count: steps)
+    }
 }
 
 extension ExecutionContext {
     /// Pushes each input row through `steps` (none of them a breaker) and collects what comes out.
     func stream(_ input: [Row], _ plan: LogicalPlan, _ steps: Range<Int>) throws(QueryError) -> [Row] {
-        var state = StreamState()
+        var state = StreamState(steps: plan.steps.count)
         for i in steps {
             guard case .projection(let projection) = plan.steps[i].step else { continue }
             if let skip = projection.skip { state.skip[i] = try count(skip, clause: "SKIP") }

@@ -112,9 +112,15 @@ extension ExecutionContext {
             case .rightToLeft: [.incoming]
             case .either: [.outgoing, .incoming]
             }
+            // Both ends bound (ExpandInto): only the entries naming the far node, found by
+            // binary search in the sorted list, instead of the whole list.
+            let boundEnd: NodeID? = if toIsBound, case .node(let end) = row[to] { end } else { nil }
             for way in directions {
                 for type in typeIDs {
-                    for adjacency in withGraph({ $0.adjacency(of: start, type: type, direction: way) }) {
+                    let list = withGraph { $0.adjacency(of: start, type: type, direction: way) }
+                    let positions = boundEnd.map { list.positions(ofNeighbor: $0) } ?? list.indices
+                    for position in positions {
+                        let adjacency = list[position]
                         // Undirected: a self-loop is in both lists of its node; take it once.
                         if direction == .either, way == .incoming, adjacency.neighbor == start { continue }
                         let relationship = RuntimeValue.relationship(adjacency.relationship)
