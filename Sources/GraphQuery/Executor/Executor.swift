@@ -157,16 +157,28 @@ struct StreamState {
     /// By step index: rows still to skip and to pass (arrays: looked up on every row).
     var skip: [Int?]
     var limit: [Int?]
-    init(steps: Int) {
-        skip = Array(repeating: nil, count: steps)
-        limit = Array(repeating: nil, count: steps)
+    /// The plan's steps, each in a box: every row dispatches on its step, and reading a
+    /// step out of the plan's array copies it (each array of its payload retained and
+    /// released, through the generic witnesses), where a box's `let` is borrowed in place.
+    let steps: [StepBox]
+    init(_ plan: LogicalPlan) {
+        skip = Array(repeating: nil, count: plan.steps.count)
+        limit = Array(repeating: nil, count: plan.steps.count)
+        steps = plan.steps.map { StepBox(step: $0.step, width: $0.width) }
     }
+}
+
+/// One plan step, boxed for the row-at-a-time dispatch (StreamState.steps).
+final class StepBox {
+    let step: PlanStep
+    let width: Int
+    init(step: PlanStep, width: Int) { self.step = step; self.width = width }
 }
 
 extension ExecutionContext {
     /// Pushes each input row through `steps` (none of them a breaker) and collects what comes out.
     func stream(_ input: [Row], _ plan: LogicalPlan, _ steps: Range<Int>) throws(QueryError) -> [Row] {
-        var state = StreamState(steps: plan.steps.count)
+        var state = StreamState(plan)
         for i in steps {
             guard case .projection(let projection) = plan.steps[i].step else { continue }
             if let skip = projection.skip { state.skip[i] = try count(skip, clause: "SKIP") }
@@ -217,8 +229,9 @@ extension ExecutionContext {
 
     func runStep(_ row: Row, _ plan: LogicalPlan, _ index: Int, _ end: Int, _ state: inout StreamState,
                  _ output: inout [Row]) throws(QueryError) -> Bool {
-        let (step, width) = plan.steps[index]
-        switch step {
+        let box = state.steps[index]
+        let width = box.width
+        switch box.step {
         case .match(let operators, let predicate, let isOptional, let introduced):
             var current = Executor.padded(row, to: width)
             var matched = false
