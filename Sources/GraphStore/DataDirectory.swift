@@ -280,6 +280,14 @@ public final class DataDirectory: @unchecked Sendable {
     private static func acquireLock(_ lockPath: String, directory: String) throws(StoreError) -> Int32 {
         let fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if fd < 0 { throw StoreError.system("cannot open lock file", lockPath) }
+        var attempts = 0
+        // The holder is this very process: a DataDirectory just released here whose lock
+        // descriptor a child being spawned by another thread still holds a copy of (until its
+        // exec closes it, O_CLOEXEC). Give that a moment (at most 0.5 s) before calling it busy.
+        while flock(fd, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK, holderPID(fd) == String(getpid()), attempts < 100 {
+            attempts += 1
+            usleep(5_000)
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let error = errno == EWOULDBLOCK
                 ? StoreError(.locked, "data directory \(directory) is in use by another graphd (pid \(holderPID(fd))); "
