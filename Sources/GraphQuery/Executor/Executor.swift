@@ -191,7 +191,7 @@ extension ExecutionContext {
         var output: [Row] = []
         do {
             for row in input {
-                guard try push(row, plan, steps.lowerBound, steps.upperBound, &state, &output) else { break }
+                guard try push(row, steps.lowerBound, steps.upperBound, &state, &output) else { break }
             }
         } catch {
             Executor.discardInBackground(&output)
@@ -200,8 +200,10 @@ extension ExecutionContext {
         return output
     }
 
-    /// Runs `row` through `plan.steps[index..<end]`; returns false when a LIMIT says stop.
-    func push(_ row: Row, _ plan: LogicalPlan, _ index: Int, _ end: Int, _ state: inout StreamState,
+    /// Runs `row` through steps `index..<end` (boxed in `state`); returns false when a LIMIT
+    /// says stop. The plan itself is not passed along: a struct of arrays, it was copied
+    /// (field by field, through the generic witnesses) by every row's closure call.
+    func push(_ row: Row, _ index: Int, _ end: Int, _ state: inout StreamState,
               _ output: inout [Row]) throws(QueryError) -> Bool {
         guard index < end else {
             try watchdog.charge(Watchdog.size(of: row))
@@ -209,7 +211,7 @@ extension ExecutionContext {
             return true
         }
         try watchdog.tick()
-        guard let profiler else { return try runStep(row, plan, index, end, &state, &output) }
+        guard let profiler else { return try runStep(row, index, end, &state, &output) }
         // PROFILE: time this step excluding the steps it feeds (they time themselves).
         let started = ContinuousClock.now
         let before = profiler.time[(index + 1)...].reduce(Duration.zero, +)
@@ -217,17 +219,17 @@ extension ExecutionContext {
             let after = profiler.time[(index + 1)...].reduce(Duration.zero, +)
             profiler.time[index] += (ContinuousClock.now - started) - (after - before)
         }
-        return try runStep(row, plan, index, end, &state, &output)
+        return try runStep(row, index, end, &state, &output)
     }
 
     /// Hands a row produced by step `index` to the next step.
-    func forward(_ row: Row, _ plan: LogicalPlan, _ index: Int, _ end: Int, _ state: inout StreamState,
+    func forward(_ row: Row, _ index: Int, _ end: Int, _ state: inout StreamState,
                  _ output: inout [Row]) throws(QueryError) -> Bool {
         profiler?.rows[index] += 1
-        return try push(row, plan, index + 1, end, &state, &output)
+        return try push(row, index + 1, end, &state, &output)
     }
 
-    func runStep(_ row: Row, _ plan: LogicalPlan, _ index: Int, _ end: Int, _ state: inout StreamState,
+    func runStep(_ row: Row, _ index: Int, _ end: Int, _ state: inout StreamState,
                  _ output: inout [Row]) throws(QueryError) -> Bool {
         let box = state.steps[index]
         let width = box.width
@@ -238,11 +240,11 @@ extension ExecutionContext {
             let going = try match(operators, 0, &current) { (found: Row) throws(QueryError) -> Bool in
                 if let predicate, try evaluate(predicate, found) != .bool(true) { return true }
                 matched = true
-                return try forward(found, plan, index, end, &state, &output)
+                return try forward(found, index, end, &state, &output)
             }
             if going, !matched, isOptional {
                 for slot in introduced { current[slot] = .null }
-                return try forward(current, plan, index, end, &state, &output)
+                return try forward(current, index, end, &state, &output)
             }
             return going
         case .unwind(let list, let slot):
@@ -258,7 +260,7 @@ extension ExecutionContext {
                 for _ in 0..<count {
                     try watchdog.tick()
                     current[slot] = .integer(value)
-                    guard try forward(current, plan, index, end, &state, &output) else { return false }
+                    guard try forward(current, index, end, &state, &output) else { return false }
                     value &+= step
                 }
                 return true
@@ -270,12 +272,12 @@ extension ExecutionContext {
                 for element in elements {
                     try watchdog.tick()
                     current[slot] = element
-                    guard try forward(current, plan, index, end, &state, &output) else { return false }
+                    guard try forward(current, index, end, &state, &output) else { return false }
                 }
                 return true
             default:
                 current[slot] = value
-                return try forward(current, plan, index, end, &state, &output)
+                return try forward(current, index, end, &state, &output)
             }
         case .loadCSV(let url, let withHeaders, let slot, let terminator):
             var current = Executor.padded(row, to: width)
@@ -283,13 +285,13 @@ extension ExecutionContext {
             for record in records {
                 try watchdog.tick()
                 current[slot] = record
-                guard try forward(current, plan, index, end, &state, &output) else { return false }
+                guard try forward(current, index, end, &state, &output) else { return false }
             }
             return true
         case .call(let call):
             var going = true
             try callProcedure(call, Executor.padded(row, to: width)) { (r: Row) throws(QueryError) -> Bool in
-                going = try forward(r, plan, index, end, &state, &output)
+                going = try forward(r, index, end, &state, &output)
                 return going
             }
             return going
@@ -307,7 +309,7 @@ extension ExecutionContext {
                 going = remaining > 1
             }
             if let predicate = projection.predicate, try evaluate(predicate, projected) != .bool(true) { return going }
-            return try forward(projected, plan, index, end, &state, &output) && going
+            return try forward(projected, index, end, &state, &output) && going
         case .create, .set, .remove, .delete, .merge, .schema:
             // Breakers never reach a stream; run() handles them.
             return true
