@@ -75,7 +75,7 @@ extension ExecutionContext {
             case .null: return .null
             case .node(let node):
                 for label in labels {
-                    guard withGraph({ g in g.labelID(named: label).map { g.node(node, hasLabel: $0) } ?? false }) else { return .bool(false) }
+                    guard hasLabel(node, label) else { return .bool(false) }
                 }
                 return .bool(true)
             default: throw RuntimeValue.typeMismatch(expected: "Node or Null", value)

@@ -51,7 +51,8 @@ final class ExecutionContext {
     }
 
     /// Runs `body` on the graph in place (no copy). `body` must not reach `graph` or
-    /// `withGraph` again by another path while it runs; keep it to the store calls it makes.
+    /// `withGraph` again by another path while it runs; keep it to the store calls it makes,
+    /// and give it no closure that captures the graph (`map { g.… }`): the capture copies it.
     @inline(__always)
     func withGraph<R, E: Error>(_ body: (inout Graph) throws(E) -> R) throws(E) -> R {
         try body(&graphStorage.pointee)

@@ -18,15 +18,20 @@ extension ExecutionContext {
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
         case .labelScan(let slot, let label):
-            guard let nodes = withGraph({ g in g.labelID(named: label).map { g.nodeIDs(withLabel: $0) } }) else { return true }
+            guard let nodes = withGraph({ g -> [NodeID]? in
+                guard let id = g.labelID(named: label) else { return nil }
+                return g.nodeIDs(withLabel: id)
+            }) else { return true }
             for node in nodes {
                 try watchdog.tick()
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
         case .propertySeek(let slot, let label, let key, let expression):
-            guard let (labelID, keyID) = withGraph({ g in g.labelID(named: label).flatMap { l in g.propertyKeyID(named: key).map { (l, $0) } } })
-            else { return true }
+            guard let (labelID, keyID) = withGraph({ g -> (LabelID, PropertyKeyID)? in
+                guard let l = g.labelID(named: label), let k = g.propertyKeyID(named: key) else { return nil }
+                return (l, k)
+            }) else { return true }
             let value = try evaluate(expression, row)
             // Null equals nothing; a node or relationship is never a stored property value.
             guard !value.isNull, let stored = value.storable else { return true }
@@ -43,7 +48,7 @@ extension ExecutionContext {
         case .nodeFilter(let slot, let labels, let properties):
             guard case .node(let node) = row[slot] else { return true }
             for label in labels {
-                guard withGraph({ g in g.labelID(named: label).map { g.node(node, hasLabel: $0) } ?? false }) else { return true }
+                guard hasLabel(node, label) else { return true }
             }
             guard try propertiesMatch(properties, of: row[slot], row) else { return true }
             return try match(operators, index + 1, &row, emit)
@@ -138,12 +143,22 @@ extension ExecutionContext {
         return true
     }
 
+    /// Whether `node` has the label named `label` (false for a label the graph never saw).
+    /// No closure inside `withGraph` captures the graph: a capture copies it.
+    func hasLabel(_ node: NodeID, _ label: String) -> Bool {
+        withGraph { g in
+            guard let id = g.labelID(named: label) else { return false }
+            return g.node(node, hasLabel: id)
+        }
+    }
+
     /// The type ids named by `types` (every type when empty; unknown names match nothing).
     func typeIDs(_ types: [String]) -> [RelationshipTypeID] {
         withGraph { graph in
-            types.isEmpty
-                ? (0..<graph.relationshipTypeNames.count).map { RelationshipTypeID($0) }
-                : types.compactMap { graph.relationshipTypeID(named: $0) }
+            if types.isEmpty { return (0..<graph.relationshipTypeNames.count).map { RelationshipTypeID($0) } }
+            var ids: [RelationshipTypeID] = []
+            for name in types { if let id = graph.relationshipTypeID(named: name) { ids.append(id) } }
+            return ids
         }
     }
 

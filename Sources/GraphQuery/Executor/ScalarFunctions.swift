@@ -55,7 +55,9 @@ extension ExecutionContext {
             guard case .node(let n) = argument else { throw RuntimeValue.typeMismatch(expected: "Node or Null", argument) }
             return withGraph { graph in
                 guard graph.contains(n) else { return .list([]) }
-                return .list(graph.labels(of: n).map { .string(graph.name(of: $0)) })
+                var names: [RuntimeValue] = []
+                for label in graph.labels(of: n) { names.append(.string(graph.name(of: label))) }
+                return .list(names)
             }
         case "type":
             guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
