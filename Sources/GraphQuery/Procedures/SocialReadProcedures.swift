@@ -25,9 +25,13 @@ struct SocialFriendsProcedure: Procedure {
         let limit = try shared.integer(options, "limit", procedure: name)
         let schema = SocialSchema(graph: graph, names: shared.names)
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
-        return graph.friends(of: user, schema: schema, order: order, limit: limit).map { friend in
-            [.node(friend.node), schema.createdAt.map { RuntimeValue(graph.property($0, of: friend.relationship)) } ?? .null]
+        // A loop, not `map`: a closure reading `graph` would capture (copy) it.
+        var rows: [[RuntimeValue]] = []
+        for friend in graph.friends(of: user, schema: schema, order: order, limit: limit) {
+            let since: RuntimeValue = if let key = schema.createdAt { RuntimeValue(graph.property(key, of: friend.relationship)) } else { .null }
+            rows.append([.node(friend.node), since])
         }
+        return rows
     }
 }
 
