@@ -65,12 +65,12 @@ enum GraphCommands {
         return .keepOpen
     }
 
-    /// True when a GRAPH.QUERY / GRAPH.RO_QUERY request only reads (RO_QUERY always does: a
-    /// write is refused): the server runs those on its CPU-sized read pool.
-    static func onlyReads(_ request: [[UInt8]], context: ServerContext) -> Bool {
-        guard request.count >= 3 else { return false }
-        if String(decoding: request[0], as: UTF8.self).uppercased() == "GRAPH.RO_QUERY" { return true }
-        guard let text = String(validating: request[2], as: UTF8.self) else { return false }
+    /// True when a query command's request only reads: always for a read-only command
+    /// (RO_QUERY refuses a write), else when its text compiles to a plan that writes nothing.
+    /// The server runs those on its CPU-sized read pool.
+    static func onlyReads(_ request: [[UInt8]], spec: CommandSpec, context: ServerContext) -> Bool {
+        if spec.flags.contains(.readonly) { return true }
+        guard request.count >= 3, let text = String(validating: request[2], as: UTF8.self) else { return false }
         return !context.engine.writes(text)
     }
 

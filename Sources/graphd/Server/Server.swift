@@ -319,8 +319,11 @@ final class Server {
                 // served, so sixteen clients' traversals do not time-slice each other (which
                 // multiplies the slowest one's latency); a write keeps its connection's queue,
                 // where it may block on the group-commit fsync without holding a pool thread.
-                let reads = spec?.quickHandler != nil && session.isAuthenticated
-                    && GraphCommands.onlyReads(request, context: context)
+                let reads = if let spec, spec.quickHandler != nil, session.isAuthenticated {
+                    GraphCommands.onlyReads(request, spec: spec, context: context)
+                } else {
+                    false
+                }
                 (reads ? readPool : slot.commands).async {
                     var session = startingSession
                     let (reply, outcome) = table.execute(request, session: &session, context: context)
