@@ -74,9 +74,7 @@ public final class QueryEngine: Sendable {
                                  hasResultSet: true, statistics: result.statistics)
         }
         result.statistics.cachedExecution = cached
-        let elapsed = clock.now - started
-        result.statistics.executionTimeMilliseconds =
-            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        result.statistics.executionTimeMilliseconds = QueryEngine.milliseconds(clock.now - started)
         return result
     }
 
@@ -119,10 +117,8 @@ public final class QueryEngine: Sendable {
         } else if strikes > 0 {
             strike(body, by: -1)
         }
-        let elapsed = now - started
         result.statistics.cachedExecution = cached
-        result.statistics.executionTimeMilliseconds =
-            Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        result.statistics.executionTimeMilliseconds = QueryEngine.milliseconds(now - started)
         return result
     }
 
@@ -148,6 +144,11 @@ public final class QueryEngine: Sendable {
             }
         }
         return plan.unions.allSatisfy { mayAnswerQuickly($0.plan) }
+    }
+
+    /// A duration in (fractional) milliseconds, as the statistics report it.
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
     /// Thrown inside `executeIfQuick` when the store's lock is not free at once; never escapes.

@@ -134,10 +134,19 @@ struct CommandTable: Sendable {
             reply.error(Self.noAuthMessage)
             return .keepOpen
         }
+        return Self.counted(spec, request, session: &session, context: context, into: &reply, spec.handler)!
+    }
+
+    /// Runs `handler` (a spec's handler or its quick path) and, unless it declined (nil),
+    /// keeps the session it left and counts the call: its time, and whether it replied an error.
+    private static func counted(_ spec: CommandSpec, _ request: [[UInt8]], session: inout ClientSession,
+                                context: ServerContext, into reply: inout RESPEncoder,
+                                _ handler: (inout CommandInvocation, ServerContext, inout RESPEncoder) -> CommandOutcome?)
+        -> CommandOutcome? {
         let started = ContinuousClock.now
         let replyStart = reply.bytes.count
-        var invocation = CommandInvocation(name: name, arguments: Array(request.dropFirst()), session: session)
-        let outcome = spec.handler(&invocation, context, &reply)
+        var invocation = CommandInvocation(name: request[0], arguments: Array(request.dropFirst()), session: session)
+        guard let outcome = handler(&invocation, context, &reply) else { return nil }
         session = invocation.session
         let failed = reply.bytes.count > replyStart && reply.bytes[replyStart] == UInt8(ascii: "-")
         context.statistics.record(command: spec.name.lowercased(), duration: ContinuousClock.now - started, failed: failed)
@@ -152,13 +161,10 @@ struct CommandTable: Sendable {
         guard let quick = spec.quickHandler, session.isAuthenticated, spec.accepts(argumentCount: request.count) else {
             return nil
         }
-        let started = ContinuousClock.now
         var reply = RESPEncoder(protocolVersion: session.protocolVersion)
-        var invocation = CommandInvocation(name: request[0], arguments: Array(request.dropFirst()), session: session)
-        guard let outcome = quick(&invocation, context, &reply) else { return nil }
-        session = invocation.session
-        let failed = reply.bytes.first == UInt8(ascii: "-")
-        context.statistics.record(command: spec.name.lowercased(), duration: ContinuousClock.now - started, failed: failed)
+        guard let outcome = Self.counted(spec, request, session: &session, context: context, into: &reply, quick) else {
+            return nil
+        }
         return (reply.bytes, outcome)
     }
 

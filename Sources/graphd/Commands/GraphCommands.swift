@@ -30,7 +30,8 @@ enum GraphCommands {
 
     /// How long a query may run on the I/O thread before it gives up there and goes to a
     /// worker: long enough for a point lookup or a friends list, far below what would hold up
-    /// the other clients. A query that overruns it once always goes to a worker afterwards.
+    /// the other clients. A text that keeps overrunning it goes straight to a worker
+    /// (QueryEngine.strikesOut).
     static let quickBudget: Duration = .microseconds(50)
 
     /// GRAPH.QUERY's quick path: a read of an existing graph answered on the I/O thread when
