@@ -17,7 +17,18 @@ extension Graph {
 
     /// The value of `key` on `node`; `.null` when absent or the node is missing.
     public func property(_ key: PropertyKeyID, of node: NodeID) -> Value {
-        contains(node) ? nodes[node.index].properties.value(of: key) : .null
+        if let i = indexedInteger(key, of: node) { return .integer(i) }
+        return contains(node) ? nodes[node.index].properties.value(of: key) : .null
+    }
+
+    /// The node's integer value of `key` from a unique index's column: one load from a dense
+    /// array instead of the node's record and then its property array (app ids are read for
+    /// every row of most answers). nil means "not there", not "no value".
+    @inline(__always) func indexedInteger(_ key: PropertyKeyID, of node: NodeID) -> Int64? {
+        for i in propertyIndexes.indices where propertyIndexes[i].descriptor.key == key {
+            if let v = propertyIndexes[i].integer(of: node) { return v }
+        }
+        return nil
     }
 
     /// The node's properties in the order they were first set.
@@ -43,10 +54,15 @@ extension Graph {
     /// Nodes with `label` whose property `key` equals `value` (Cypher equality: 1 == 1.0).
     /// Uses an index when one exists (O(1) expected), else scans the label.
     public func nodeIDs(withLabel label: LabelID, key: PropertyKeyID, equalTo value: Value) -> [NodeID] {
-        if let index = propertyIndexes.first(where: { $0.descriptor.label == label && $0.descriptor.key == key }) {
-            return index.nodes(equalTo: value)
-        }
+        if let i = indexPosition(label: label, key: key) { return propertyIndexes[i].nodes(equalTo: value) }
         guard IndexKey(value) != nil else { return [] }
         return nodeIDs(withLabel: label).filter { property(key, of: $0).cypherEquals(value) }
+    }
+
+    /// The lowest node with `label` whose `key` equals `value` (the one node, under a unique
+    /// constraint), without building a list when an index answers.
+    public func firstNodeID(withLabel label: LabelID, key: PropertyKeyID, equalTo value: Value) -> NodeID? {
+        if let i = indexPosition(label: label, key: key) { return propertyIndexes[i].firstNode(equalTo: value) }
+        return nodeIDs(withLabel: label, key: key, equalTo: value).first
     }
 }

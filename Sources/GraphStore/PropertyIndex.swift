@@ -115,29 +115,71 @@ enum IndexPostings: Sendable, Equatable {
     }
 }
 
-/// One equality index: normalised value → the nodes holding it, ascending.
+/// One equality index: normalised value → the nodes holding it, ascending. A unique index keeps
+/// its integer values in an `IntegerColumn` (one memory access each way) and everything else
+/// in `entries`.
 struct PropertyIndex: Sendable, Equatable {
     let descriptor: IndexDescriptor
     private(set) var entries: [IndexKey: IndexPostings] = [:]
+    private(set) var integers: IntegerColumn?
 
-    init(_ descriptor: IndexDescriptor) { self.descriptor = descriptor }
+    init(_ descriptor: IndexDescriptor) {
+        self.descriptor = descriptor
+        if descriptor.isUnique { integers = IntegerColumn() }
+    }
 
     /// Room for `count` distinct values without rehashing (bulk builds).
-    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+    mutating func reserveCapacity(_ count: Int) {
+        if integers != nil { integers!.reserveCapacity(count) } else { entries.reserveCapacity(count) }
+    }
+
+    /// The integer `node` holds for this index's key, when the column has it (nil means "read
+    /// the property", not "no value").
+    @inline(__always) func integer(of node: NodeID) -> Int64? { integers?.value(of: node) }
 
     func nodes(equalTo value: Value) -> [NodeID] {
         guard let key = IndexKey(value) else { return [] }
-        return entries[key]?.nodes ?? []
+        var result: [NodeID] = []
+        if case .integer(let i) = key, let integers {
+            integers.forEachNode(holding: i) { result.append($0) }
+        }
+        if !entries.isEmpty, let postings = entries[key] {
+            if result.isEmpty { return postings.nodes }
+            result.append(contentsOf: postings.nodes)
+        }
+        if result.count > 1 { result.sort() }
+        return result
+    }
+
+    /// The lowest node holding `value`, without building a list (a unique index has one).
+    func firstNode(equalTo value: Value) -> NodeID? {
+        guard let key = IndexKey(value) else { return nil }
+        var first: NodeID?
+        if case .integer(let i) = key, let integers {
+            integers.forEachNode(holding: i) { n in if first == nil || n < first! { first = n } }
+        }
+        if !entries.isEmpty, let postings = entries[key], let n = postings.nodes.first, first == nil || n < first! { first = n }
+        return first
     }
 
     /// A node other than `node` that already holds `value`, if any.
     func holder(of value: Value, other node: NodeID) -> NodeID? {
-        guard let key = IndexKey(value), let postings = entries[key] else { return nil }
+        guard let key = IndexKey(value) else { return nil }
+        var found: NodeID?
+        if case .integer(let i) = key, let integers {
+            integers.forEachNode(holding: i) { n in if n != node && found == nil { found = n } }
+            if found != nil { return found }
+        }
+        guard let postings = entries[key] else { return nil }
         return postings.first { $0 != node }
     }
 
     /// - Complexity: O(1) expected; a value shared by many nodes adds the shift of their array.
     mutating func insert(_ node: NodeID, value: Value) {
+        if integers != nil, case .integer(let i) = value, i != IntegerColumn.absent {
+            integers!.insert(node, i)
+            return
+        }
         guard let key = IndexKey(value) else { return }
         if entries[key] == nil {
             entries[key] = .one(node)
@@ -147,6 +189,10 @@ struct PropertyIndex: Sendable, Equatable {
     }
 
     mutating func remove(_ node: NodeID, value: Value) {
+        if integers != nil, case .integer(let i) = value, i != IntegerColumn.absent {
+            if integers!.value(of: node) == i { integers!.remove(node) }
+            return
+        }
         guard let key = IndexKey(value), entries[key] != nil else { return }
         if !entries[key]!.remove(node) { entries[key] = nil }
     }

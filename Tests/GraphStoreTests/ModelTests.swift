@@ -27,13 +27,20 @@ struct GraphModel: Equatable {
         for (id, node) in nodes {
             #expect(graph.labels(of: id) == node.labels.sorted())
             #expect(Dictionary(uniqueKeysWithValues: graph.properties(of: id).map { ($0.key, $0.value) }) == node.properties)
+            // One key at a time too: an integer under a unique index is read from its column.
+            for key in graph.propertyKeyNames.indices.map(PropertyKeyID.init) {
+                #expect(graph.property(key, of: id) == node.properties[key] ?? .null)
+            }
         }
         for label in graph.labelNames.indices.map(LabelID.init) {
             #expect(graph.nodeIDs(withLabel: label) == nodes.filter { $0.value.labels.contains(label) }.keys.sorted())
             for key in graph.propertyKeyNames.indices.map(PropertyKeyID.init) {
                 for v in 0..<3 {
-                    let expected = nodes.filter { $0.value.labels.contains(label) && $0.value.properties[key] == .integer(Int64(v)) }
+                    // Cypher equality: a stored 2.0 is found by 2 and 2 by 2.0.
+                    let expected = nodes.filter { $0.value.labels.contains(label)
+                        && [.integer(Int64(v)), .double(Double(v))].contains($0.value.properties[key]) }
                     #expect(graph.nodeIDs(withLabel: label, key: key, equalTo: .double(Double(v))) == expected.keys.sorted())
+                    #expect(graph.firstNodeID(withLabel: label, key: key, equalTo: .integer(Int64(v))) == expected.keys.min())
                 }
             }
         }

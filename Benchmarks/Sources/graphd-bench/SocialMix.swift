@@ -228,7 +228,7 @@ struct EmbeddedMix: Sendable {
         let s = plan.samples
         let (idKey, userLabel, eventLabel, schema) = (self.idKey, self.userLabel, self.eventLabel, self.schema)
         func node(_ label: LabelID, _ id: Int) -> NodeID? {
-            g.nodeIDs(withLabel: label, key: idKey, equalTo: .integer(Int64(id))).first
+            g.firstNodeID(withLabel: label, key: idKey, equalTo: .integer(Int64(id)))
         }
         func appID(_ n: NodeID) -> Int {
             if case .integer(let v) = g.property(idKey, of: n) { return Int(v) }

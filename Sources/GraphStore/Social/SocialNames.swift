@@ -85,6 +85,6 @@ extension Graph {
     /// O(1) expected with an index on `(label, id)`, a label scan without one.
     public func socialNode(label: LabelID?, id value: Value, schema: SocialSchema) -> NodeID? {
         guard let label, let key = schema.id else { return nil }
-        return nodeIDs(withLabel: label, key: key, equalTo: value).first
+        return firstNodeID(withLabel: label, key: key, equalTo: value)
     }
 }

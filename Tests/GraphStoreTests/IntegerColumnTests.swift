@@ -1,0 +1,95 @@
+// IntegerColumnTests.swift — the unique index's integer column against a dictionary model:
+// random inserts, moves and removals (with duplicate keys, which the column must tolerate),
+// a churn that must not grow the table, and the graph reading app ids through the column.
+
+import Testing
+@testable import GraphStore
+
+@Suite struct IntegerColumnTests {
+    /// Every node's value and every key's nodes agree with the model.
+    private static func check(_ column: IntegerColumn, _ model: [UInt32: Int64], keys: ClosedRange<Int64>) {
+        for n in 0..<64 as Range<UInt32> {
+            #expect(column.value(of: NodeID(rawValue: n)) == model[n])
+        }
+        for key in keys {
+            var found: [UInt32] = []
+            column.forEachNode(holding: key) { found.append($0.rawValue) }
+            #expect(found.sorted() == model.filter { $0.value == key }.keys.sorted())
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func randomWritesMatchAModel(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        var column = IntegerColumn()
+        var model: [UInt32: Int64] = [:]
+        for step in 0..<2_000 {
+            let node = UInt32.random(in: 0..<64, using: &rng)
+            // Few keys, so several nodes share one and probe runs collide.
+            let key = Int64.random(in: -8...8, using: &rng)
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+                column.remove(NodeID(rawValue: node))
+                model[node] = nil
+            } else {
+                column.insert(NodeID(rawValue: node), key)
+                model[node] = key
+            }
+            if step % 50 == 0 { Self.check(column, model, keys: -9...9) }
+        }
+        Self.check(column, model, keys: -9...9)
+    }
+
+    @Test func int64MinIsLeftToThePropertyRead() {
+        var column = IntegerColumn()
+        column.insert(NodeID(rawValue: 3), .min)
+        #expect(column.value(of: NodeID(rawValue: 3)) == nil)
+        var found = 0
+        column.forEachNode(holding: .min) { _ in found += 1 }
+        #expect(found == 0)
+    }
+
+    @Test func churnDoesNotGrowTheTable() {
+        var column = IntegerColumn()
+        for n in 0..<1_000 as Range<UInt32> { column.insert(NodeID(rawValue: n), Int64(n)) }
+        let settled = column.slotCount
+        // Each round deletes a node and gives it a key never seen before: tombstones pile up
+        // unless the table cleans them.
+        for round in 0..<50_000 {
+            let node = NodeID(rawValue: UInt32(round % 1_000))
+            column.remove(node)
+            column.insert(node, Int64(1_000 + round))
+        }
+        #expect(column.slotCount <= settled)
+        var found: [NodeID] = []
+        column.forEachNode(holding: 1_000 + 49_999) { found.append($0) }
+        #expect(found == [NodeID(rawValue: 49_999 % 1_000)])
+    }
+
+    @Test func aUniqueIndexAnswersFromItsColumn() throws {
+        var graph = Graph()
+        graph.beginTransaction()
+        let user = graph.internLabel("User"), id = graph.internPropertyKey("id")
+        try graph.createIndex(label: user, key: id, unique: true)
+        let ann = try graph.createNode(labels: [user], properties: [(id, .integer(42))])
+        let bo = try graph.createNode(labels: [user], properties: [(id, .double(7))])
+        _ = graph.commitTransaction()
+        let index = try #require(graph.propertyIndexes.first)
+        #expect(index.integer(of: ann) == 42)
+        #expect(index.integer(of: bo) == nil)                  // a double stays a double
+        #expect(graph.property(id, of: bo) == .double(7))
+        #expect(graph.firstNodeID(withLabel: user, key: id, equalTo: .double(42)) == ann)
+        #expect(graph.firstNodeID(withLabel: user, key: id, equalTo: .integer(7)) == bo)
+        // 42.0 clashes with 42 under the constraint, whichever store holds each.
+        graph.beginTransaction()
+        #expect(throws: GraphError.self) { try graph.createNode(labels: [user], properties: [(id, .double(42))]) }
+        #expect(throws: GraphError.self) { try graph.createNode(labels: [user], properties: [(id, .integer(7))]) }
+        graph.rollbackTransaction()
+        // Losing the label takes the node out of the column; the property stays readable.
+        graph.beginTransaction()
+        try graph.removeLabel(user, from: ann)
+        _ = graph.commitTransaction()
+        #expect(graph.propertyIndexes[0].integer(of: ann) == nil)
+        #expect(graph.property(id, of: ann) == .integer(42))
+        #expect(graph.firstNodeID(withLabel: user, key: id, equalTo: .integer(42)) == nil)
+    }
+}
