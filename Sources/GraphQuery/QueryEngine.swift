@@ -68,7 +68,7 @@ public final class QueryEngine: Sendable {
         }
         let profiler = mode == .profile ? Profiler(steps: plan.steps.count) : nil
         var result = try run(plan, on: store, header: header, parameters: parameters, readOnly: readOnly,
-                             timeout: timeout, profiler: profiler, cancellation: cancellation)
+                             timeout: timeout, profiler: profiler, cancellation: cancellation, started: started)
         if let profiler {
             result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription(profile: profiler).map { [.string($0)] },
                                  hasResultSet: true, statistics: result.statistics)
@@ -95,13 +95,13 @@ public final class QueryEngine: Sendable {
         let (plan, cached) = try compile(body)
         if plan.isUpdating && !readOnly { return nil }
         guard mayAnswerQuickly(plan) else { return nil }
-        let strikes = slowBodies.withLock { $0[body] ?? 0 }
+        let strikes = slowBodies.withLock { $0.isEmpty ? 0 : $0[body] ?? 0 }  // usually empty: no hashing
         if strikes >= QueryEngine.strikesOut { return nil }
         let configuration = self.configuration
         // The budget is the run's, not the parse's: a first run also plans, once.
         let running = clock.now
         let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
-                                budget: budget)
+                                budget: budget, now: running)
         var result: QueryResult
         do {
             result = try run(plan, on: store, header: header, parameters: [:], readOnly: readOnly,
@@ -188,27 +188,45 @@ public final class QueryEngine: Sendable {
 
     enum Mode { case run, explain, profile }
 
-    /// Strips a leading `EXPLAIN` or `PROFILE` keyword (any case).
+    /// Strips a leading `EXPLAIN` or `PROFILE` keyword (any case). Every query passes here, so
+    /// the common case (neither word) is decided on bytes, without building a string.
     static func splitPrefix(_ body: String) -> (mode: Mode, body: String) {
-        let trimmed = body.drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        for (word, mode) in [("EXPLAIN", Mode.explain), ("PROFILE", Mode.profile)] {
-            let prefix = trimmed.prefix(word.count)
-            guard prefix.uppercased() == word else { continue }
-            let rest = trimmed.dropFirst(word.count)
-            if let next = rest.first, next == " " || next == "\n" || next == "\t" || next == "\r" {
-                // Blank the keyword out rather than drop it, so error columns still match the text.
-                return (mode, String(body.prefix(body.count - rest.count).map { $0 == "\n" ? "\n" : " " }) + rest)
-            }
+        guard let (mode, keywordEnd) = leadingMode(body.utf8) else { return (.run, body) }
+        // Blank the keyword out rather than drop it, so error columns still match the text.
+        let utf8 = Array(body.utf8)
+        var blanked = utf8[..<keywordEnd].map { $0 == UInt8(ascii: "\n") ? $0 : UInt8(ascii: " ") }
+        blanked.append(contentsOf: utf8[keywordEnd...])
+        return (mode, String(decoding: blanked, as: UTF8.self))
+    }
+
+    /// The mode a leading `EXPLAIN` or `PROFILE` (any case, followed by a blank) sets, and the
+    /// byte offset just past the keyword; nil for an ordinary query.
+    static func leadingMode(_ utf8: String.UTF8View) -> (Mode, Int)? {
+        var offset = 0
+        var i = utf8.startIndex
+        while i != utf8.endIndex, Lexer.isBlank(utf8[i]) { utf8.formIndex(after: &i); offset += 1 }
+        guard i != utf8.endIndex else { return nil }
+        let (word, mode): (StaticString, Mode)
+        switch utf8[i] & 0xDF {
+        case UInt8(ascii: "E"): (word, mode) = ("EXPLAIN", .explain)
+        case UInt8(ascii: "P"): (word, mode) = ("PROFILE", .profile)
+        default: return nil
         }
-        return (.run, body)
+        let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        for letter in letters {
+            guard i != utf8.endIndex, utf8[i] & 0xDF == letter else { return nil }
+            utf8.formIndex(after: &i)
+        }
+        guard i != utf8.endIndex, Lexer.isBlank(utf8[i]) else { return nil }
+        return (mode, offset + letters.count)
     }
 
     private func run(_ plan: LogicalPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
                      readOnly: Bool, timeout: Duration?, profiler: Profiler?,
-                     cancellation: QueryCancellation? = nil) throws(QueryError) -> QueryResult {
+                     cancellation: QueryCancellation? = nil, started: ContinuousClock.Instant = .now) throws(QueryError) -> QueryResult {
         let configuration = self.configuration
         let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
-                                cancellation: cancellation)
+                                cancellation: cancellation, now: started)
         return try run(plan, on: store, header: header, parameters: parameters, readOnly: readOnly,
                        configuration: configuration, watchdog: watchdog, profiler: profiler)
     }

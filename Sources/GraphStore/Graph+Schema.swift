@@ -37,6 +37,12 @@ extension Graph {
     /// Every index, in creation order.
     public var indexes: [IndexDescriptor] { propertyIndexes.map(\.descriptor) }
 
+    /// Whether a unique index on (label, key) exists: then at most one node holds a value, and
+    /// `firstNodeID(withLabel:key:equalTo:)` is the whole answer.
+    public func isUniquelyIndexed(label: LabelID, key: PropertyKeyID) -> Bool {
+        indexPosition(label: label, key: key).map { propertyIndexes[$0].descriptor.isUnique } ?? false
+    }
+
     func indexPosition(label: LabelID, key: PropertyKeyID) -> Int? {
         propertyIndexes.firstIndex { $0.descriptor.label == label && $0.descriptor.key == key }
     }

@@ -45,6 +45,21 @@ struct ExplainTests {
         #expect(try engine.execute("MATCH (n) RETURN count(n)", on: store).rows == [[.integer(0)]])
     }
 
+    @Test("the EXPLAIN and PROFILE prefixes in any case after blanks; error columns count the keyword")
+    func prefixForms() throws {
+        let store = GraphStore.inMemory()
+        #expect(try engine.execute("  \n\texplain RETURN 1", on: store).columns == ["QUERY PLAN"])
+        #expect(try engine.execute("Profile\nRETURN 1", on: store).columns == ["QUERY PLAN"])
+        // A word that only starts like the keyword is the query's own text.
+        #expect(throws: QueryError.self) { try engine.execute("EXPLAINED RETURN 1", on: store) }
+        #expect(try engine.execute("RETURN 'EXPLAIN ' AS x", on: store).rows == [[.string("EXPLAIN ")]])
+        #expect {
+            try engine.execute(" explain MATCH (n RETURN n", on: store)
+        } throws: { error in
+            (error as? QueryError)?.location == SourceLocation(line: 1, column: 19, offset: 18)
+        }
+    }
+
     @Test("the anti-join inside NOT (a)-[:T]-(b) is an adjacency lookup, not a walk")
     func antiJoinIsAdjacencyCheck() throws {
         let query = try Parser.parse("MATCH (a), (b) WHERE NOT (a)-[:FRIEND]-(b) RETURN a")

@@ -94,6 +94,16 @@ struct QueryEngineTests {
         }
     }
 
+    @Test("a CYPHER header is found in any case, after blanks or a comment; a longer word is no header")
+    func headerForms() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        #expect(try engine.execute("  cypher x=1 RETURN $x", on: store).rows == [[.integer(1)]])
+        #expect(try engine.execute("/* app */ CYPHER x=2 RETURN $x", on: store).rows == [[.integer(2)]])
+        #expect(try engine.execute("RETURN 3 AS cypher", on: store).rows == [[.integer(3)]])
+        #expect(throws: QueryError.self) { try engine.execute("CYPHERx=1 RETURN 1", on: store) }
+    }
+
     @Test("the issue's example, with readers and writers on many threads at once")
     func concurrency() throws {
         let store = GraphStore.inMemory()

@@ -39,4 +39,15 @@ struct RESPEncoderTests {
         #expect(NumberFormatting.fixed(3.0) == "3.000000")
         #expect(NumberFormatting.milliseconds(0.20844) == "0.208440")
     }
+
+    @Test("The execution time's integer formatting agrees with printf's %.6f")
+    func milliseconds() {
+        var rng = SystemRandomNumberGenerator()
+        var samples: [Double] = [0, 0.0000004, 0.0000005, 0.0000015, 1, 999.9999995, 12_345.678901, 86_399_999.999999, 86_400_000, 1e12, -0.5]
+        for _ in 0..<2_000 { samples.append(Double.random(in: 0..<5, using: &rng)) }
+        for _ in 0..<200 { samples.append(Double.random(in: 0..<100_000_000, using: &rng)) }
+        for value in samples {
+            #expect(NumberFormatting.milliseconds(value) == NumberFormatting.format("%.6f", value), "\(value)")
+        }
+    }
 }

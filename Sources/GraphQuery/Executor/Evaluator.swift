@@ -224,13 +224,12 @@ extension ExecutionContext {
         }
     }
 
-    /// The id of property key `key`, remembering the last one looked up: a query reads the
-    /// same key on row after row, and comparing a short string costs less than hashing it.
+    /// The id of property key `key`, remembering the last few looked up (RecentPropertyKeys).
     @inline(__always)
     func propertyKeyID(_ key: String, in graph: borrowing Graph) -> PropertyKeyID? {
-        if let last = lastPropertyKey, last.name == key { return last.id }
+        if let id = recentPropertyKeys.id(of: key) { return id }
         let id = graph.propertyKeyID(named: key)
-        if let id { lastPropertyKey = (key, id) }
+        if let id { recentPropertyKeys.remember(key, id) }
         return id
     }
 

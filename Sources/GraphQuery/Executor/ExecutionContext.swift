@@ -34,9 +34,9 @@ final class ExecutionContext {
     let resultRowLimit: Int?
     /// The only directory LOAD CSV may read (nil: LOAD CSV of files is disabled).
     var importDirectory: String? = nil
-    /// The last property key resolved to an id (Evaluator's propertyKeyID). Key ids never
-    /// change meaning within a run (keys are only ever added), so the pair stays right.
-    var lastPropertyKey: (name: String, id: PropertyKeyID)?
+    /// The last property keys resolved to ids (Evaluator's propertyKeyID). Key ids never
+    /// change meaning within a run (keys are only ever added), so the pairs stay right.
+    var recentPropertyKeys = RecentPropertyKeys()
 
     /// `graph` must stay valid, and be changed by nobody else, for the life of the context.
     init(graph: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue], registry: ProcedureRegistry = .standard,
@@ -72,5 +72,28 @@ final class Profiler {
     init(steps: Int) {
         rows = Array(repeating: 0, count: steps)
         time = Array(repeating: .zero, count: steps)
+    }
+}
+
+/// The last four property keys a run resolved, most recent first: a query reads a handful of
+/// keys (`u.name, u.username`) row after row, and comparing a short string costs less than
+/// hashing it into the graph's name table. Inline slots, no allocation.
+struct RecentPropertyKeys {
+    private var names: (String?, String?, String?, String?) = (nil, nil, nil, nil)
+    private var ids: (PropertyKeyID, PropertyKeyID, PropertyKeyID, PropertyKeyID) =
+        (PropertyKeyID(rawValue: 0), PropertyKeyID(rawValue: 0), PropertyKeyID(rawValue: 0), PropertyKeyID(rawValue: 0))
+
+    @inline(__always) func id(of name: String) -> PropertyKeyID? {
+        if names.0 == name { return ids.0 }
+        if names.1 == name { return ids.1 }
+        if names.2 == name { return ids.2 }
+        if names.3 == name { return ids.3 }
+        return nil
+    }
+
+    /// Remembers `name`, forgetting the least recently added of four.
+    mutating func remember(_ name: String, _ id: PropertyKeyID) {
+        names = (name, names.0, names.1, names.2)
+        ids = (id, ids.0, ids.1, ids.2)
     }
 }

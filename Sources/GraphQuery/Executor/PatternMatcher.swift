@@ -29,12 +29,21 @@ extension ExecutionContext {
             }
         case .propertySeek(let slot, let label, let key, let expression):
             guard let (labelID, keyID) = withGraph({ g -> (LabelID, PropertyKeyID)? in
-                guard let l = g.labelID(named: label), let k = g.propertyKeyID(named: key) else { return nil }
+                guard let l = g.labelID(named: label), let k = propertyKeyID(key, in: g) else { return nil }
                 return (l, k)
             }) else { return true }
             let value = try evaluate(expression, row)
             // Null equals nothing; a node or relationship is never a stored property value.
             guard !value.isNull, let stored = value.storable else { return true }
+            // Under a unique index (an app's user id) the one node, without building a list.
+            let unique = withGraph { g -> NodeID?? in
+                g.isUniquelyIndexed(label: labelID, key: keyID) ? .some(g.firstNodeID(withLabel: labelID, key: keyID, equalTo: stored)) : nil
+            }
+            if let unique {
+                guard let node = unique else { return true }
+                row[slot] = .node(node)
+                return try match(operators, index + 1, &row, emit)
+            }
             for node in withGraph({ $0.nodeIDs(withLabel: labelID, key: keyID, equalTo: stored) }) {
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }

@@ -29,6 +29,12 @@ package struct Lexer {
         return table
     }()
 
+    /// Whether `byte` is white space or a line break to the lexer.
+    @inline(__always) static func isBlank(_ byte: UInt8) -> Bool {
+        let c = byteClass[Int(byte)]
+        return c == .space || c == .newline
+    }
+
     let bytes: [UInt8]
     var position = 0
     var line = 1

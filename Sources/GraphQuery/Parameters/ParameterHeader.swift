@@ -14,6 +14,8 @@ struct ParameterHeader {
     /// integers are always decimal (`089` is 89) and clamp to Int64.max instead of failing,
     /// and Python's `True`/`False` are accepted (true/false are case-insensitive anyway).
     static func split(_ text: String) throws(QueryError) -> ParameterHeader {
+        // Most texts have no header: say so from the first bytes, before copying the text for the lexer.
+        guard startsWithCypherKeyword(text.utf8) else { return ParameterHeader(body: text, parameters: [:]) }
         var lexer = Lexer(text)
         guard let first = try? lexer.next(), first.isKeyword("CYPHER") else {
             return ParameterHeader(body: text, parameters: [:])
@@ -26,7 +28,7 @@ struct ParameterHeader {
             guard let name, name.kind == .identifier || name.kind == .escapedIdentifier,
                   let equals, equals.isSymbol(.equal) else {
                 let bodyStart = parser.buffered.first?.location.offset ?? parser.lexer.position
-                let bytes = Array(text.utf8)
+                let bytes = parser.lexer.bytes
                 var start = bodyStart
                 while start < bytes.count, Lexer.byteClass[Int(bytes[start])] == .space
                         || Lexer.byteClass[Int(bytes[start])] == .newline { start += 1 }
@@ -40,6 +42,19 @@ struct ParameterHeader {
             parameters[name.text] = value
         }
     }
+}
+
+/// Whether the text, after blanks, may start with the word CYPHER (any case): false only when
+/// it cannot. The lexer decides the rest (`CYPHERx` is no header; a comment may precede one).
+private func startsWithCypherKeyword(_ utf8: String.UTF8View) -> Bool {
+    var i = utf8.startIndex
+    while i != utf8.endIndex, Lexer.isBlank(utf8[i]) { utf8.formIndex(after: &i) }
+    if i != utf8.endIndex, utf8[i] == UInt8(ascii: "/") { return true }
+    for letter in "CYPHER".utf8 {
+        guard i != utf8.endIndex, utf8[i] & 0xDF == letter else { return false }
+        utf8.formIndex(after: &i)
+    }
+    return true
 }
 
 /// A small recursive-descent reader of literal values over the lexer, with a two-token lookahead.

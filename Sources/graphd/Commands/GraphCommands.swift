@@ -57,7 +57,7 @@ enum GraphCommands {
                                                                  timeout: prepared.timeout, budget: quickBudget)
             else { return nil }
             context.statistics.quickQueries.add(1, ordering: .relaxed)
-            context.slowLog.record(graph: prepared.graph, command: commandName.uppercased(), query: prepared.text,
+            context.slowLog.record(graph: prepared.graph, command: commandName, query: prepared.text,
                                    milliseconds: result.statistics.executionTimeMilliseconds)
             try writeResult(result, prepared: prepared, context: context, reply: &reply)
         } catch {
@@ -195,7 +195,7 @@ enum GraphCommands {
         }
         do throws(QueryError) {
             let result = try execute(prepared, on: store, readOnly: readOnly, context: context)
-            context.slowLog.record(graph: prepared.graph, command: commandName.uppercased(), query: prepared.text,
+            context.slowLog.record(graph: prepared.graph, command: commandName, query: prepared.text,
                                    milliseconds: result.statistics.executionTimeMilliseconds)
             try writeResult(result, prepared: prepared, context: context, reply: &reply)
         } catch {

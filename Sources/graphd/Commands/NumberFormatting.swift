@@ -10,8 +10,25 @@ enum NumberFormatting {
     static func shortest(_ value: Double) -> String { format("%.15g", value) }
     /// `%f`: six decimals, `3.000000`.
     static func fixed(_ value: Double) -> String { format("%f", value) }
-    /// `%.6f`, as in `Query internal execution time: 0.208440 milliseconds`.
-    static func milliseconds(_ value: Double) -> String { format("%.6f", value) }
+    /// `%.6f`, as in `Query internal execution time: 0.208440 milliseconds`. Every reply
+    /// carries one, so times under a day are printed from integers (printf's buffer, va_list
+    /// and parsing cost more than the point lookup the line reports on).
+    static func milliseconds(_ value: Double) -> String {
+        guard value >= 0, value < 86_400_000 else { return format("%.6f", value) }
+        // printf rounds the exact binary value; the product is rounded once already, so
+        // correct it by the exact remainder (a fused multiply-add computes it without rounding).
+        var rounded = (value * 1_000_000).rounded(.toNearestOrEven)
+        let remainder = (-rounded).addingProduct(value, 1_000_000)
+        if remainder > 0.5 || (remainder == 0.5 && rounded.truncatingRemainder(dividingBy: 2) != 0) {
+            rounded += 1
+        } else if remainder < -0.5 || (remainder == -0.5 && rounded.truncatingRemainder(dividingBy: 2) != 0) {
+            rounded -= 1
+        }
+        let millionths = UInt64(rounded)
+        let whole = millionths / 1_000_000, fraction = millionths % 1_000_000
+        let digits = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: 6 - digits.count) + digits
+    }
 
     /// Any one-double printf pattern.
     static func format(_ pattern: String, _ value: Double) -> String {

@@ -23,13 +23,14 @@ final class SlowLog: Sendable {
 
     init() {}
 
-    /// Offers a finished query; kept when it is among the slowest of its graph.
+    /// Offers a finished query; kept when it is among the slowest of its graph. `command` is
+    /// stored upper-cased; the case is changed only for a query that is kept (most are not).
     func record(graph: String, command: String, query: String, milliseconds: Double) {
         entries.withLock { table in
             var list = table[graph, default: []]
             if list.count >= Self.capacity, let fastest = list.last, fastest.milliseconds >= milliseconds { return }
             let text = query.utf8.count > Self.maxQueryBytes ? String(decoding: query.utf8.prefix(Self.maxQueryBytes), as: UTF8.self) : query
-            list.append(Entry(unixTime: time(nil), command: command, query: text, milliseconds: milliseconds))
+            list.append(Entry(unixTime: time(nil), command: command.uppercased(), query: text, milliseconds: milliseconds))
             list.sort { $0.milliseconds > $1.milliseconds }
             if list.count > Self.capacity { list.removeLast(list.count - Self.capacity) }
             table[graph] = list
