@@ -158,6 +158,30 @@ extension QueryEngineTests {
         #expect(paths == [[.integer(1), .integer(1)], [.integer(2), .integer(3)]])
     }
 
+    @Test("labels on the far node of an expansion filter it: all of them, unknown ones match nothing, a property map still applies")
+    func expandWithFarLabels() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        _ = try engine.execute("""
+            CREATE (a:N {id: 1}), (b:N:User {id: 2}), (c:User {id: 3}), (d:N:User {id: 4, vip: true}),
+                   (a)-[:R {w: 1}]->(b), (c)-[:R {w: 2}]->(a), (a)-[:R {w: 3}]->(d), (a)-[:R {w: 4}]->(a)
+            """, on: store)
+        func weights(_ far: String) throws -> [Int64] {
+            let rows = try engine.execute("MATCH (x:N {id: 1})-[r:R]-\(far) RETURN r.w ORDER BY r.w", on: store).rows
+            return rows.map { if case .integer(let w) = $0[0] { w } else { -1 } }
+        }
+        #expect(try weights("(y)") == [1, 2, 3, 4])
+        #expect(try weights("(y:User)") == [1, 2, 3])
+        #expect(try weights("(y:N)") == [1, 3, 4])
+        #expect(try weights("(y:N:User)") == [1, 3])
+        #expect(try weights("(y:Nobody)") == [])
+        #expect(try weights("(y:User {vip: true})") == [3])
+        #expect(try weights("(:User)") == [1, 2, 3])
+        // The far node is bound by the filter's row, not left over from a rejected neighbour.
+        let ids = try engine.execute("MATCH (x:N {id: 1})-[:R]-(y:User) RETURN y.id ORDER BY y.id", on: store).rows
+        #expect(ids == [[.integer(2)], [.integer(3)], [.integer(4)]])
+    }
+
     @Test("readers on the store's own graph (in place, quick or not) never see half of a writer's transaction")
     func readersInPlaceSeeWholeTransactions() throws {
         let store = GraphStore.inMemory()

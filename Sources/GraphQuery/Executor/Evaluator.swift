@@ -224,7 +224,7 @@ extension ExecutionContext {
         }
     }
 
-    /// The id of property key `key`, remembering the last few looked up (RecentPropertyKeys).
+    /// The id of property key `key`, remembering the last few looked up (RecentNames).
     @inline(__always)
     func propertyKeyID(_ key: String, in graph: borrowing Graph) -> PropertyKeyID? {
         if let id = recentPropertyKeys.id(of: key) { return id }

@@ -34,9 +34,11 @@ final class ExecutionContext {
     let resultRowLimit: Int?
     /// The only directory LOAD CSV may read (nil: LOAD CSV of files is disabled).
     var importDirectory: String? = nil
-    /// The last property keys resolved to ids (Evaluator's propertyKeyID). Key ids never
-    /// change meaning within a run (keys are only ever added), so the pairs stay right.
-    var recentPropertyKeys = RecentPropertyKeys()
+    /// The last property keys and labels resolved to ids (Evaluator's propertyKeyID,
+    /// PatternMatcher's hasLabel). Ids never change meaning within a run (names are only ever
+    /// added), so the pairs stay right.
+    var recentPropertyKeys = RecentNames<PropertyKeyID>()
+    var recentLabels = RecentNames<LabelID>()
 
     /// `graph` must stay valid, and be changed by nobody else, for the life of the context.
     init(graph: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue], registry: ProcedureRegistry = .standard,
@@ -75,15 +77,15 @@ final class Profiler {
     }
 }
 
-/// The last four property keys a run resolved, most recent first: a query reads a handful of
-/// keys (`u.name, u.username`) row after row, and comparing a short string costs less than
-/// hashing it into the graph's name table. Inline slots, no allocation.
-struct RecentPropertyKeys {
+/// The last four names (property keys or labels) a run resolved to ids, most recent first: a
+/// query reads a handful of keys (`u.name, u.username`) and checks a label or two row after
+/// row, and comparing a short string costs less than hashing it into the graph's name table.
+/// Inline slots, no allocation.
+struct RecentNames<ID> {
     private var names: (String?, String?, String?, String?) = (nil, nil, nil, nil)
-    private var ids: (PropertyKeyID, PropertyKeyID, PropertyKeyID, PropertyKeyID) =
-        (PropertyKeyID(rawValue: 0), PropertyKeyID(rawValue: 0), PropertyKeyID(rawValue: 0), PropertyKeyID(rawValue: 0))
+    private var ids: (ID?, ID?, ID?, ID?) = (nil, nil, nil, nil)
 
-    @inline(__always) func id(of name: String) -> PropertyKeyID? {
+    @inline(__always) func id(of name: String) -> ID? {
         if names.0 == name { return ids.0 }
         if names.1 == name { return ids.1 }
         if names.2 == name { return ids.2 }
@@ -92,7 +94,7 @@ struct RecentPropertyKeys {
     }
 
     /// Remembers `name`, forgetting the least recently added of four.
-    mutating func remember(_ name: String, _ id: PropertyKeyID) {
+    mutating func remember(_ name: String, _ id: ID) {
         names = (name, names.0, names.1, names.2)
         ids = (id, ids.0, ids.1, ids.2)
     }

@@ -172,7 +172,23 @@ struct StreamState {
 final class StepBox {
     let step: PlanStep
     let width: Int
-    init(step: PlanStep, width: Int) { self.step = step; self.width = width }
+    /// A streamed projection's expressions and filter, taken out of `step` once: binding
+    /// `case .projection(let p)` on every row copied the whole BoundProjection (its arrays
+    /// retained and released through the value witnesses), a tenth of a procedure's row.
+    let projectionItems: [Expression]
+    let projectionPredicate: Expression?
+
+    init(step: PlanStep, width: Int) {
+        self.step = step
+        self.width = width
+        if case .projection(let projection) = step {
+            projectionItems = projection.items.map(\.expression)
+            projectionPredicate = projection.predicate
+        } else {
+            projectionItems = []
+            projectionPredicate = nil
+        }
+    }
 }
 
 extension ExecutionContext {
@@ -295,20 +311,21 @@ extension ExecutionContext {
                 return going
             }
             return going
-        case .projection(let projection):
+        case .projection:
             if let remaining = state.skip[index], remaining > 0 {
                 state.skip[index] = remaining - 1
                 return true
             }
+            let items = box.projectionItems
             var projected: Row = []
-            projected.reserveCapacity(projection.items.count)
-            for item in projection.items { projected.append(try evaluate(item.expression, row)) }
+            projected.reserveCapacity(items.count)
+            for i in items.indices { projected.append(try evaluate(items[i], row)) }
             var going = true
             if let remaining = state.limit[index] {
                 state.limit[index] = remaining - 1
                 going = remaining > 1
             }
-            if let predicate = projection.predicate, try evaluate(predicate, projected) != .bool(true) { return going }
+            if let predicate = box.projectionPredicate, try evaluate(predicate, projected) != .bool(true) { return going }
             return try forward(projected, index, end, &state, &output) && going
         case .create, .set, .remove, .delete, .merge, .schema:
             // Breakers never reach a stream; run() handles them.

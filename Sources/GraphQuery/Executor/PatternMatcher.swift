@@ -29,7 +29,7 @@ extension ExecutionContext {
             }
         case .propertySeek(let slot, let label, let key, let expression):
             guard let (labelID, keyID) = withGraph({ g -> (LabelID, PropertyKeyID)? in
-                guard let l = g.labelID(named: label), let k = propertyKeyID(key, in: g) else { return nil }
+                guard let l = labelID(label, in: g), let k = propertyKeyID(key, in: g) else { return nil }
                 return (l, k)
             }) else { return true }
             let value = try evaluate(expression, row)
@@ -129,6 +129,18 @@ extension ExecutionContext {
             // Both ends bound (ExpandInto): only the entries naming the far node, found by
             // binary search in the sorted list, instead of the whole list.
             let boundEnd: NodeID? = if toIsBound, case .node(let end) = row[to] { end } else { nil }
+            // A label-only filter on the far node right after (`-(f:User)`) is checked here, with
+            // its label ids resolved once, instead of one more level of recursion per neighbour.
+            var next = index + 1
+            var farLabels: [LabelID] = []
+            if next < operators.count, case .nodeFilter(let slot, let labels, let properties) = operators[next],
+               slot == to, properties.isEmpty {
+                for label in labels {
+                    guard let id = withGraph({ labelID(label, in: $0) }) else { return true }  // a label nobody has
+                    farLabels.append(id)
+                }
+                next += 1
+            }
             for way in directions {
                 for type in typeIDs {
                     let list = withGraph { $0.adjacency(of: start, type: type, direction: way) }
@@ -142,9 +154,16 @@ extension ExecutionContext {
                         if relationshipIsBound, row[relationshipSlot] != relationship { continue }
                         if toIsBound, row[to] != .node(adjacency.neighbor) { continue }
                         try watchdog.tick()
+                        if !farLabels.isEmpty, !withGraph({ g in
+                            // A loop, not allSatisfy: a closure reading `g` would capture (copy) it.
+                            for label in farLabels where !g.node(adjacency.neighbor, hasLabel: label) { return false }
+                            return true
+                        }) {
+                            continue
+                        }
                         row[relationshipSlot] = relationship
                         row[to] = .node(adjacency.neighbor)
-                        guard try match(operators, index + 1, &row, emit) else { return false }
+                        guard try match(operators, next, &row, emit) else { return false }
                     }
                 }
             }
@@ -156,9 +175,18 @@ extension ExecutionContext {
     /// No closure inside `withGraph` captures the graph: a capture copies it.
     func hasLabel(_ node: NodeID, _ label: String) -> Bool {
         withGraph { g in
-            guard let id = g.labelID(named: label) else { return false }
+            guard let id = labelID(label, in: g) else { return false }
             return g.node(node, hasLabel: id)
         }
+    }
+
+    /// The id of label `label`, remembering the last few looked up (RecentNames).
+    @inline(__always)
+    func labelID(_ label: String, in graph: borrowing Graph) -> LabelID? {
+        if let id = recentLabels.id(of: label) { return id }
+        let id = graph.labelID(named: label)
+        if let id { recentLabels.remember(label, id) }
+        return id
     }
 
     /// The type ids named by `types` (every type when empty; unknown names match nothing).
