@@ -18,11 +18,16 @@ extension ExecutionContext {
             }
         }
         if projection.isDistinct {
-            var seen: Set<Row> = []
             var kept: [(output: Row, input: Row)] = []
-            for entry in projected where seen.insert(entry.output).inserted {
-                try watchdog.tick()
-                kept.append(entry)
+            if projected.count <= 16 {
+                // A few rows (a pair's mutual friends): comparing them costs less than hashing.
+                for entry in projected where !kept.contains(where: { $0.output == entry.output }) { kept.append(entry) }
+            } else {
+                var seen: Set<Row> = []
+                for entry in projected where seen.insert(entry.output).inserted {
+                    try watchdog.tick()
+                    kept.append(entry)
+                }
             }
             projected = kept
         }
