@@ -164,12 +164,12 @@ struct StreamState {
     init(_ plan: LogicalPlan) {
         skip = Array(repeating: nil, count: plan.steps.count)
         limit = Array(repeating: nil, count: plan.steps.count)
-        steps = plan.steps.map { StepBox(step: $0.step, width: $0.width) }
+        steps = plan.stepBoxes.count == plan.steps.count ? plan.stepBoxes : plan.steps.map { StepBox(step: $0.step, width: $0.width) }
     }
 }
 
 /// One plan step, boxed for the row-at-a-time dispatch (StreamState.steps).
-final class StepBox {
+final class StepBox: Sendable {
     let step: PlanStep
     let width: Int
     /// A streamed projection's expressions and filter, taken out of `step` once: binding

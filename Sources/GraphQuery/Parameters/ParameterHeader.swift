@@ -16,6 +16,13 @@ struct ParameterHeader {
     static func split(_ text: String) throws(QueryError) -> ParameterHeader {
         // Most texts have no header: say so from the first bytes, before copying the text for the lexer.
         guard startsWithCypherKeyword(text.utf8) else { return ParameterHeader(body: text, parameters: [:]) }
+        // Most headers are ids: `CYPHER id=42 …`, read on bytes; anything else takes the lexer.
+        if let simple = splitIntegers(text) { return simple }
+        return try splitWithLexer(text)
+    }
+
+    /// `split` for any header, through the lexer and a literal parser.
+    static func splitWithLexer(_ text: String) throws(QueryError) -> ParameterHeader {
         var lexer = Lexer(text)
         guard let first = try? lexer.next(), first.isKeyword("CYPHER") else {
             return ParameterHeader(body: text, parameters: [:])
@@ -40,6 +47,55 @@ struct ParameterHeader {
                 throw QueryError(.semantic, "Failed to parse query parameter '\(name.text)' value")
             }
             parameters[name.text] = value
+        }
+    }
+}
+
+extension ParameterHeader {
+    /// The header when it is only `name=integer` pairs (decimal digits with an optional `-`
+    /// right before them, each value followed by a blank): what every point lookup over the
+    /// wire sends. nil for anything else (other literals, backticks, comments, an integer that
+    /// overflows), which the lexer-based path then reads, with the same results for these.
+    static func splitIntegers(_ text: String) -> ParameterHeader? {
+        var text = text
+        return text.withUTF8 { bytes -> ParameterHeader? in
+            let n = bytes.count
+            var i = 0
+            func skipBlanks() { while i < n, Lexer.isBlank(bytes[i]) { i += 1 } }
+            skipBlanks()
+            for letter in "CYPHER".utf8 {
+                guard i < n, bytes[i] & 0xDF == letter else { return nil }  // e.g. a comment first
+                i += 1
+            }
+            guard i < n, Lexer.isBlank(bytes[i]) else { return nil }
+            var parameters: [String: Value] = [:]
+            while true {
+                skipBlanks()
+                let nameStart = i
+                guard i < n, Lexer.byteClass[Int(bytes[i])] == .letter else { return nil }
+                while i < n, Lexer.byteClass[Int(bytes[i])] == .letter || Lexer.byteClass[Int(bytes[i])] == .digit { i += 1 }
+                let nameEnd = i
+                skipBlanks()
+                guard i < n, bytes[i] == UInt8(ascii: "=") else {
+                    // Not `name =`: the body starts at that word.
+                    return ParameterHeader(body: String(decoding: bytes[nameStart...], as: UTF8.self), parameters: parameters)
+                }
+                i += 1
+                skipBlanks()
+                let negative = i < n && bytes[i] == UInt8(ascii: "-")
+                if negative { i += 1 }
+                let digitsStart = i
+                var magnitude: Int64 = 0
+                while i < n, Lexer.byteClass[Int(bytes[i])] == .digit {
+                    let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                    let (sum, o2) = times10.addingReportingOverflow(Int64(bytes[i] - UInt8(ascii: "0")))
+                    guard !o1, !o2 else { return nil }
+                    magnitude = sum
+                    i += 1
+                }
+                guard i > digitsStart, i == n || Lexer.isBlank(bytes[i]) else { return nil }
+                parameters[String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)] = .integer(negative ? -magnitude : magnitude)
+            }
         }
     }
 }

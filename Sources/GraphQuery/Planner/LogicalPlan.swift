@@ -62,4 +62,7 @@ struct LogicalPlan: Sendable {
     var parameterNames: Set<String>
     /// UNION parts run after this plan; their rows are appended (and deduplicated unless ALL).
     var unions: [(all: Bool, plan: LogicalPlan)] = []
+    /// `steps`, boxed once for the executor's row-at-a-time dispatch (StreamState): boxing
+    /// them on every run cost a point lookup an allocation per step.
+    var stepBoxes: [StepBox] = []
 }

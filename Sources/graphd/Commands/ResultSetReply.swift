@@ -81,33 +81,45 @@ enum ResultSetReply {
         }
     }
 
+    /// The counters' names, in FalkorDB's fixed order (ResultSet_EmitCompactStats).
+    static let counterNames = ["Labels added", "Labels removed", "Nodes created", "Properties set", "Properties removed",
+                               "Relationships created", "Nodes deleted", "Relationships deleted", "Indices created",
+                               "Indices deleted", "Constraints created", "Constraints deleted"]
+
+    /// The counters of `s`, in `counterNames` order; inline, no allocation (every reply asks).
+    static func counters(_ s: QueryStatistics) -> InlineArray<12, Int> {
+        [s.labelsAdded, s.labelsRemoved, s.nodesCreated, s.propertiesSet, s.propertiesRemoved, s.relationshipsCreated,
+         s.nodesDeleted, s.relationshipsDeleted, s.indicesCreated, s.indicesDeleted, s.constraintsCreated,
+         s.constraintsDeleted]
+    }
+
     /// The statistics lines: each counter only when > 0, in FalkorDB's fixed order
     /// (ResultSet_EmitCompactStats), then always the cache flag and the execution time.
     static func statisticsLines(_ s: QueryStatistics) -> [String] {
         var lines: [String] = []
-        let counters: [(String, Int)] = [
-            ("Labels added", s.labelsAdded),
-            ("Labels removed", s.labelsRemoved),
-            ("Nodes created", s.nodesCreated),
-            ("Properties set", s.propertiesSet),
-            ("Properties removed", s.propertiesRemoved),
-            ("Relationships created", s.relationshipsCreated),
-            ("Nodes deleted", s.nodesDeleted),
-            ("Relationships deleted", s.relationshipsDeleted),
-            ("Indices created", s.indicesCreated),
-            ("Indices deleted", s.indicesDeleted),
-            ("Constraints created", s.constraintsCreated),
-            ("Constraints deleted", s.constraintsDeleted),
-        ]
-        for (name, count) in counters where count > 0 { lines.append("\(name): \(count)") }
-        lines.append("Cached execution: \(s.cachedExecution ? 1 : 0)")
-        lines.append("Query internal execution time: \(NumberFormatting.milliseconds(s.executionTimeMilliseconds)) milliseconds")
+        let counts = counters(s)
+        for i in counts.indices where counts[i] > 0 { lines.append("\(counterNames[i]): \(counts[i])") }
+        lines.append(s.cachedExecution ? cachedLine : uncachedLine)
+        lines.append(timeLine(s.executionTimeMilliseconds))
         return lines
     }
 
+    static let cachedLine = "Cached execution: 1"
+    static let uncachedLine = "Cached execution: 0"
+    static func timeLine(_ milliseconds: Double) -> String {
+        "Query internal execution time: \(NumberFormatting.milliseconds(milliseconds)) milliseconds"
+    }
+
+    /// The lines of `statisticsLines`, written straight into the reply (no array of lines).
     static func writeStatistics(_ statistics: QueryStatistics, into reply: inout RESPEncoder) {
-        let lines = statisticsLines(statistics)
-        reply.arrayHeader(lines.count)
-        for line in lines { reply.bulkString(line) }
+        let counts = counters(statistics)
+        var nonzero = 0
+        for i in counts.indices where counts[i] > 0 { nonzero += 1 }
+        reply.arrayHeader(nonzero + 2)
+        if nonzero > 0 {
+            for i in counts.indices where counts[i] > 0 { reply.bulkString("\(counterNames[i]): \(counts[i])") }
+        }
+        reply.bulkString(statistics.cachedExecution ? cachedLine : uncachedLine)
+        reply.bulkString(timeLine(statistics.executionTimeMilliseconds))
     }
 }
