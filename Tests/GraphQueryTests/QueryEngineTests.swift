@@ -182,6 +182,27 @@ extension QueryEngineTests {
         #expect(ids == [[.integer(2)], [.integer(3)], [.integer(4)]])
     }
 
+    @Test("DISTINCT without ORDER BY streams: SKIP and LIMIT count distinct rows, WHERE filters after, a LIMIT stops the input")
+    func streamingDistinct() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        func ints(_ query: String) throws -> [Int64] {
+            try engine.execute(query, on: store, timeout: .seconds(20)).rows.map { if case .integer(let i) = $0[0] { i } else { -1 } }
+        }
+        // Few rows (compared one by one) and many (hashed): 1 and 1.0 are one value.
+        #expect(try ints("UNWIND [1, 2, 1.0, 2, 3, 1] AS x RETURN DISTINCT toInteger(x) AS v") == [1, 2, 3])
+        #expect(try ints("UNWIND range(1, 100) AS x WITH DISTINCT x % 40 AS v RETURN v").sorted() == Array(0..<40))
+        #expect(try engine.execute("UNWIND [null, 1, null, 1.0] AS x RETURN DISTINCT x", on: store).rows.count == 2)
+        // SKIP and LIMIT apply to the distinct rows, then WITH's WHERE.
+        #expect(try ints("UNWIND [5, 5, 6, 6, 7, 8, 8, 9] AS x WITH DISTINCT x AS v SKIP 1 LIMIT 2 RETURN v") == [6, 7])
+        #expect(try ints("UNWIND [5, 5, 6, 7, 8] AS x WITH DISTINCT x AS v SKIP 1 LIMIT 3 WHERE v > 6 RETURN v") == [7, 8])
+        // The input is a billion rows; three distinct values end it (a buffering DISTINCT would
+        // run into the 20-second limit above).
+        #expect(try ints("UNWIND range(1, 1000000000) AS i WITH DISTINCT i % 3 AS r RETURN r LIMIT 3").sorted() == [0, 1, 2])
+        // With ORDER BY it still sees every row first.
+        #expect(try ints("UNWIND [3, 1, 3, 2, 1] AS x RETURN DISTINCT x ORDER BY x DESC LIMIT 2") == [3, 2])
+    }
+
     @Test("readers on the store's own graph (in place, quick or not) never see half of a writer's transaction")
     func readersInPlaceSeeWholeTransactions() throws {
         let store = GraphStore.inMemory()

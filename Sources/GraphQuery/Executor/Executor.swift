@@ -100,7 +100,9 @@ extension Executor {
         switch step {
         case .create, .set, .remove, .delete, .merge, .schema: return true
         case .call(let call): return !call.isReadOnly
-        case .projection(let p): return p.isAggregating || p.isDistinct || !p.orderBy.isEmpty
+        // DISTINCT alone streams (StreamState.seen): a row goes on as soon as it is new, so a
+        // LIMIT after it stops the match early, and a few rows cost no buffering.
+        case .projection(let p): return p.isAggregating || !p.orderBy.isEmpty
         case .match, .unwind, .loadCSV: return false
         }
     }
@@ -161,10 +163,34 @@ struct StreamState {
     /// step out of the plan's array copies it (each array of its payload retained and
     /// released, through the generic witnesses), where a box's `let` is borrowed in place.
     let steps: [StepBox]
+    /// By step index, the rows a streamed DISTINCT projection has passed (empty when the
+    /// stretch has none: no allocation for the common plan).
+    var seen: [DistinctRows] = []
     init(_ plan: LogicalPlan) {
         skip = Array(repeating: nil, count: plan.steps.count)
         limit = Array(repeating: nil, count: plan.steps.count)
         steps = plan.stepBoxes.count == plan.steps.count ? plan.stepBoxes : plan.steps.map { StepBox(step: $0.step, width: $0.width) }
+        if steps.contains(where: \.projectionIsDistinct) { seen = Array(repeating: DistinctRows(), count: steps.count) }
+    }
+}
+
+/// The distinct rows seen so far: a short list compared row by row while there are few
+/// (cheaper than hashing), a set beyond that. Equality is openCypher's equivalence
+/// (RuntimeValue's ==, the one its hashing follows).
+struct DistinctRows {
+    private var few: [Row] = []
+    private var many: Set<Row>?
+
+    /// Adds `row`; false when an equivalent row was already there.
+    mutating func insert(_ row: Row) -> Bool {
+        if many != nil { return many!.insert(row).inserted }
+        if few.contains(where: { $0 == row }) { return false }
+        few.append(row)
+        if few.count > 16 {
+            many = Set(few)
+            few = []
+        }
+        return true
     }
 }
 
@@ -177,6 +203,8 @@ final class StepBox: Sendable {
     /// retained and released through the value witnesses), a tenth of a procedure's row.
     let projectionItems: [Expression]
     let projectionPredicate: Expression?
+    /// A DISTINCT projection that streams (no aggregation, no ORDER BY: Executor.isBreaker).
+    let projectionIsDistinct: Bool
 
     init(step: PlanStep, width: Int) {
         self.step = step
@@ -184,9 +212,11 @@ final class StepBox: Sendable {
         if case .projection(let projection) = step {
             projectionItems = projection.items.map(\.expression)
             projectionPredicate = projection.predicate
+            projectionIsDistinct = projection.isDistinct && !Executor.isBreaker(step)
         } else {
             projectionItems = []
             projectionPredicate = nil
+            projectionIsDistinct = false
         }
     }
 }
@@ -312,7 +342,9 @@ extension ExecutionContext {
             }
             return going
         case .projection:
-            if let remaining = state.skip[index], remaining > 0 {
+            // SKIP counts distinct rows under DISTINCT, so it waits for the check below.
+            let distinct = box.projectionIsDistinct
+            if !distinct, let remaining = state.skip[index], remaining > 0 {
                 state.skip[index] = remaining - 1
                 return true
             }
@@ -320,6 +352,14 @@ extension ExecutionContext {
             var projected: Row = []
             projected.reserveCapacity(items.count)
             for i in items.indices { projected.append(try evaluate(items[i], row)) }
+            if distinct {
+                guard state.seen[index].insert(projected) else { return true }
+                try watchdog.charge(Watchdog.size(of: projected))
+                if let remaining = state.skip[index], remaining > 0 {
+                    state.skip[index] = remaining - 1
+                    return true
+                }
+            }
             var going = true
             if let remaining = state.limit[index] {
                 state.limit[index] = remaining - 1
