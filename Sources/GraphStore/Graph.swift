@@ -74,6 +74,15 @@ public struct Graph: Sendable {
 
     // MARK: counts
 
+    /// How many labels, relationship types and property keys have names: a cheap check that a
+    /// resolution of names to ids (SocialSchema) is still current while names are only added.
+    public struct NameCounts: Sendable, Equatable {
+        public var labels: Int
+        public var types: Int
+        public var keys: Int
+    }
+    public var nameCounts: NameCounts { NameCounts(labels: labelTable.count, types: typeTable.count, keys: keyTable.count) }
+
     public var nodeCount: Int { liveNodeCount }
     public var relationshipCount: Int { liveRelationshipCount }
 }

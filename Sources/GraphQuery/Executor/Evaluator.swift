@@ -183,9 +183,11 @@ extension ExecutionContext {
         case .patternComprehension(let pattern):
             var local = Executor.padded(row, to: pattern.width)
             var values: [RuntimeValue] = []
+            // The closures capture the parts they read, not the whole pattern (a copy each).
+            let (filter, projection) = (pattern.predicate, pattern.projection)
             _ = try match(pattern.plan, 0, &local) { (r: Row) throws(QueryError) -> Bool in
-                if let predicate = pattern.predicate, try evaluate(predicate, r) != .bool(true) { return true }
-                let value = try pattern.projection.map { e throws(QueryError) in try evaluate(e, r) } ?? .null
+                if let filter, try evaluate(filter, r) != .bool(true) { return true }
+                let value = try projection.map { e throws(QueryError) in try evaluate(e, r) } ?? .null
                 try watchdog.charge(Watchdog.size(of: value))
                 values.append(value)
                 return true
@@ -194,8 +196,9 @@ extension ExecutionContext {
         case .patternPredicate(let pattern):
             var local = Executor.padded(row, to: pattern.width)
             var found = false
+            let filter = pattern.predicate
             _ = try match(pattern.plan, 0, &local) { (r: Row) throws(QueryError) -> Bool in
-                if let predicate = pattern.predicate, try evaluate(predicate, r) != .bool(true) { return true }
+                if let filter, try evaluate(filter, r) != .bool(true) { return true }
                 found = true
                 return false
             }

@@ -34,11 +34,17 @@ extension ExecutionContext {
     func emitOutputs(_ call: BoundCall, _ outputs: [[RuntimeValue]], _ row: Row,
                      _ emit: (Row) throws(QueryError) -> Bool) throws(QueryError) {
         var current = row
+        var emitted = false
         for output in outputs {
             try watchdog.tick()
             for (column, slot) in call.outputs { current[slot] = column < output.count ? output[column] : .null }
             if let predicate = call.predicate, try evaluate(predicate, current) != .bool(true) { continue }
+            emitted = true
             guard try emit(current) else { return }
+        }
+        if call.isOptional, !emitted {
+            for (_, slot) in call.outputs { current[slot] = .null }
+            _ = try emit(current)
         }
     }
 
@@ -49,8 +55,9 @@ extension ExecutionContext {
         // The run's own graph, not a copy: a copy retains and releases every buffer of the
         // graph, shared with the other readers' copies, on every call. A read-only procedure
         // does not mutate it (its signature says so, and the query runs under the read lock).
-        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog)
+        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog, socialSchemas: socialSchemas)
         let outputs = try procedure.call(arguments, graph: &graph, context: &context)
+        socialSchemas = context.socialSchemas
         try emitOutputs(call, outputs, row, emit)
     }
 
@@ -61,9 +68,10 @@ extension ExecutionContext {
         for input in rows {
             let row = Executor.padded(input, to: width)
             let arguments = try procedureArguments(call, procedure, row)
-            var context = ProcedureContext(statistics: statistics, watchdog: watchdog)
+            var context = ProcedureContext(statistics: statistics, watchdog: watchdog, socialSchemas: socialSchemas)
             let outputs = try procedure.call(arguments, graph: &graph, context: &context)
             statistics = context.statistics
+            socialSchemas = context.socialSchemas
             try emitOutputs(call, outputs, row) { (r: Row) throws(QueryError) -> Bool in
                 output.append(r)
                 return true

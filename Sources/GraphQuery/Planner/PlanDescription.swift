@@ -61,7 +61,7 @@ extension LogicalPlan {
             if projection.predicate != nil { text += " WHERE" }
             lines.append(text)
         case .call(let call):
-            lines.append("ProcedureCall \(call.name)" + (call.predicate != nil ? " WHERE" : ""))
+            lines.append((call.isOptional ? "Optional ProcedureCall " : "ProcedureCall ") + call.name + (call.predicate != nil ? " WHERE" : ""))
         case .set(let items): lines.append("Update \(items.count) item\(items.count == 1 ? "" : "s")")
         case .remove(let items): lines.append("Remove \(items.count) item\(items.count == 1 ? "" : "s")")
         case .delete(let detach, let targets): lines.append("\(detach ? "DetachDelete" : "Delete") \(targets.count)")

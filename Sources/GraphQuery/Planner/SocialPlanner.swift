@@ -3,7 +3,8 @@
 // "connections" query (a 2-hop FRIEND expansion with the "not already a friend" anti-join,
 // grouped by far node and counted) becomes social.connections, and the "mutual friends" query
 // (a 2-hop FRIEND path between two given users, deduplicated or counted with count(DISTINCT m))
-// becomes social.mutualFriends.
+// becomes social.mutualFriends, and so does its OPTIONAL MATCH form between two bound users (the
+// mutual count of the relationship-label and invitation-feed queries).
 // Called once from Planner.plan; every other query is left alone.
 
 import GraphStore
@@ -32,6 +33,14 @@ enum SocialPlanner {
                 clauses.append((.match(rewritten.match), query.clauses[i].width))
                 clauses.append((.call(rewritten.call), query.clauses[i].width))
                 clauses.append((.projection(rewritten.projection), query.clauses[i + 1].width))
+                i += 2
+                continue
+            }
+            if i + 1 < query.clauses.count, case .match(let match) = query.clauses[i].clause,
+               case .projection(let projection) = query.clauses[i + 1].clause,
+               let call = optionalMutualFriends(match, projection) {
+                clauses.append((.call(call), query.clauses[i].width))
+                clauses.append(query.clauses[i + 1])
                 i += 2
                 continue
             }
@@ -152,32 +161,7 @@ enum SocialPlanner {
         for conjunct in conjuncts {
             guard let slots = conjunct.referencedSlots, slots.isSubset(of: ends) else { return nil }
         }
-        // The projection: DISTINCT, no aggregates, reading a, m and b only (so the paths'
-        // multiplicity and the relationships are invisible); or grouping by expressions of a,
-        // m and b with only `count(DISTINCT <expression of a, m, b>)` aggregates (the mutual
-        // friend count): each group's set of distinct (a, m, b) is the same either way.
-        let visible = match.boundBefore.union([a.slot, m.slot, b.slot])
-        if projection.isAggregating {
-            guard !projection.sortSeesInput else { return nil }
-            for aggregate in projection.aggregates {
-                guard aggregate.function.lowercased() == "count", aggregate.isDistinct,
-                      let slots = aggregate.argument?.referencedSlots, slots.isSubset(of: visible) else { return nil }
-            }
-            for item in projection.items {
-                if case .aggregateResult = item.expression { continue }
-                guard let slots = item.expression.referencedSlots, slots.isSubset(of: visible) else { return nil }
-            }
-        } else {
-            guard projection.isDistinct else { return nil }
-            for item in projection.items {
-                guard let slots = item.expression.referencedSlots, slots.isSubset(of: visible) else { return nil }
-            }
-        }
-        for order in projection.orderBy where !projection.isAggregating {
-            guard let slots = order.expression.referencedSlots else { return nil }
-            let inputs = projection.sortSeesInput ? Set(slots.filter { $0 >= projection.items.count }.map { $0 - projection.items.count }) : []
-            guard inputs.isSubset(of: visible) else { return nil }
-        }
+        guard seesOnlyDistinct(projection, visible: match.boundBefore.union([a.slot, m.slot, b.slot])) else { return nil }
         var ends2 = match
         ends2.patterns = [BoundPattern(nodes: [a], relationships: []), BoundPattern(nodes: [b], relationships: [])]
         ends2.introduced = match.introduced.filter { $0 == a.slot || $0 == b.slot }
@@ -185,6 +169,80 @@ enum SocialPlanner {
         let call = BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
                              outputs: [(column: 0, slot: m.slot)], predicate: nil, isReadOnly: true)
         return (ends2, call)
+    }
+
+    /// The CALL that replaces a recognised OPTIONAL mutual-friends MATCH, or nil: the mutual
+    /// friend count of a viewer and each listed user (relationship labels) or of a user and
+    /// each event's host (the invitation feed).
+    ///
+    /// Recognised: `OPTIONAL MATCH (a)-[:FRIEND]-(m)-[:FRIEND]-(b) WHERE a <> b [AND <on a and b
+    /// only>]` with `a` and `b` bound before (no labels or properties on them here), `m` new,
+    /// unlabelled or `:User`, without properties, both relationships undirected and unnamed in
+    /// what follows, followed by a projection as for `mutualFriends`. It becomes an optional
+    /// `CALL social.mutualFriends(a, b)` yielding m: for a row whose WHERE fails, whose a or b
+    /// is null, or whose pair has no common friend, the call passes the row on once with m
+    /// null, as OPTIONAL MATCH does, and `count(DISTINCT m)` counts 0 either way.
+    static func optionalMutualFriends(_ match: BoundMatch, _ projection: BoundProjection) -> BoundCall? {
+        guard match.isOptional, match.patterns.count == 1 else { return nil }
+        let pattern = match.patterns[0]
+        guard pattern.pathSlot == nil, pattern.nodes.count == 3, pattern.relationships.count == 2 else { return nil }
+        let (a, m, b) = (pattern.nodes[0], pattern.nodes[1], pattern.nodes[2])
+        let names = SocialNames.standard
+        guard Set([a.slot, m.slot, b.slot]).count == 3, match.boundBefore.contains(a.slot), match.boundBefore.contains(b.slot),
+              a.labels.isEmpty, a.properties.isEmpty, b.labels.isEmpty, b.properties.isEmpty,
+              !match.boundBefore.contains(m.slot), m.properties.isEmpty, m.labels.isEmpty || m.labels == [names.user]
+        else { return nil }
+        for relationship in pattern.relationships {
+            guard relationship.types == [names.friend], relationship.direction == .either, relationship.properties.isEmpty,
+                  relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
+        }
+        var conjuncts: [Expression] = []
+        func split(_ e: Expression) {
+            if case .binary(.and, let l, let r) = e { split(l); split(r) } else { conjuncts.append(e) }
+        }
+        if let predicate = match.predicate { split(predicate) }
+        guard conjuncts.contains(where: { isNotEqual($0, a.slot, b.slot) }) else { return nil }
+        for conjunct in conjuncts {
+            guard let slots = conjunct.referencedSlots, slots.isSubset(of: match.boundBefore) else { return nil }
+        }
+        guard seesOnlyDistinct(projection, visible: match.boundBefore.union([m.slot])) else { return nil }
+        // The WHERE (on a and b only, so the same for every m) and m's label filter the call's
+        // rows; when none passes, the optional call yields the row with m null.
+        var filters = conjuncts
+        if !m.labels.isEmpty { filters.append(.hasLabels(.slot(m.slot), m.labels)) }
+        let predicate = filters.dropFirst().reduce(filters.first) { all, next in all.map { .binary(.and, $0, next) } }
+        return BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
+                         outputs: [(column: 0, slot: m.slot)], predicate: predicate, isReadOnly: true, isOptional: true)
+    }
+
+    /// Whether `projection` sees only the distinct `visible` values of its input rows: DISTINCT
+    /// with no aggregates, reading `visible` slots only (so the paths' multiplicity and the
+    /// relationships are invisible); or grouping by expressions of them with only
+    /// `count(DISTINCT <expression of them>)` aggregates (the mutual friend count): each
+    /// group's set of distinct values is the same either way.
+    static func seesOnlyDistinct(_ projection: BoundProjection, visible: Set<Int>) -> Bool {
+        if projection.isAggregating {
+            guard !projection.sortSeesInput else { return false }
+            for aggregate in projection.aggregates {
+                guard aggregate.function.lowercased() == "count", aggregate.isDistinct,
+                      let slots = aggregate.argument?.referencedSlots, slots.isSubset(of: visible) else { return false }
+            }
+            for item in projection.items {
+                if case .aggregateResult = item.expression { continue }
+                guard let slots = item.expression.referencedSlots, slots.isSubset(of: visible) else { return false }
+            }
+        } else {
+            guard projection.isDistinct else { return false }
+            for item in projection.items {
+                guard let slots = item.expression.referencedSlots, slots.isSubset(of: visible) else { return false }
+            }
+        }
+        for order in projection.orderBy where !projection.isAggregating {
+            guard let slots = order.expression.referencedSlots else { return false }
+            let inputs = projection.sortSeesInput ? Set(slots.filter { $0 >= projection.items.count }.map { $0 - projection.items.count }) : []
+            guard inputs.isSubset(of: visible) else { return false }
+        }
+        return true
     }
 
     /// `a <> b` in either order.

@@ -59,10 +59,20 @@ public struct ProcedureContext {
     /// Counters the reply reports; a writing procedure adds what it changed.
     public var statistics: QueryStatistics
     let watchdog: Watchdog
+    /// The run's social schema, resolved once (the query's executor keeps it between calls).
+    var socialSchemas: SocialSchemaCache
 
-    init(statistics: QueryStatistics, watchdog: Watchdog) {
+    init(statistics: QueryStatistics, watchdog: Watchdog, socialSchemas: SocialSchemaCache = SocialSchemaCache()) {
         self.statistics = statistics
         self.watchdog = watchdog
+        self.socialSchemas = socialSchemas
+    }
+
+    /// The social schema of `graph` for `names`: resolved on the run's first call, reused by
+    /// the next ones (a relationship-label query calls a procedure per listed user, and each
+    /// resolution hashes eleven names).
+    mutating func socialSchema(_ graph: Graph, names: SocialNames) -> SocialSchema {
+        socialSchemas.schema(graph, names: names)
     }
 
     /// Throws the query's timeout error once the deadline has passed (cheap: reads the clock
@@ -119,4 +129,19 @@ public struct ProcedureRegistry: Sendable {
 
     /// Every registered procedure's signature, sorted by name (for `dbms.procedures()`-style listings).
     public var signatures: [ProcedureSignature] { procedures.values.map(\.signature).sorted { $0.name < $1.name } }
+}
+
+/// One run's resolved social schema. Within a run the graph's names only grow (a write may
+/// intern one; nothing removes one before the run ends), so their counts tell whether the
+/// cached ids are still the graph's.
+struct SocialSchemaCache {
+    private var cached: (names: SocialNames, counts: Graph.NameCounts, schema: SocialSchema)?
+
+    mutating func schema(_ graph: Graph, names: SocialNames) -> SocialSchema {
+        let counts = graph.nameCounts
+        if let cached, cached.counts == counts, cached.names == names { return cached.schema }
+        let schema = SocialSchema(graph: graph, names: names)
+        cached = (names, counts, schema)
+        return schema
+    }
 }

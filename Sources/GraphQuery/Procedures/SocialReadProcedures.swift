@@ -23,7 +23,7 @@ struct SocialFriendsProcedure: Procedure {
         case let other?: throw QueryError(.runtime, "`\(name)`: option 'order' must be 'id' or 'newest', but was \(other.cypherText)")
         }
         let limit = try shared.integer(options, "limit", procedure: name)
-        let schema = SocialSchema(graph: graph, names: shared.names)
+        let schema = context.socialSchema(graph, names: shared.names)
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
         // A loop, not `map`: a closure reading `graph` would capture (copy) it.
         var rows: [[RuntimeValue]] = []
@@ -54,7 +54,7 @@ struct SocialConnectionsProcedure: Procedure {
         case .string(let type)?: names.friend = type  // the planner's rewrite names the type the query used
         case let other?: throw QueryError(.runtime, "`\(name)`: option 'friendType' must be a string, but was \(other.cypherText)")
         }
-        let schema = SocialSchema(graph: graph, names: names)
+        let schema = context.socialSchema(graph, names: names)
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
         let g = graph
         let rows = shared.pool.withScratch { scratch in
@@ -73,7 +73,7 @@ struct SocialMutualFriendsProcedure: Procedure {
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
-        let schema = SocialSchema(graph: graph, names: shared.names)
+        let schema = context.socialSchema(graph, names: shared.names)
         guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "a"),
               let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "b")
         else { return [] }
@@ -106,7 +106,7 @@ struct SocialRelationshipsProcedure: Procedure {
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
         let name = signature.name
-        let schema = SocialSchema(graph: graph, names: shared.names)
+        let schema = context.socialSchema(graph, names: shared.names)
         guard case .list(let items) = arguments[1] else { return [] }
         let viewer = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "viewer")
         var users: [NodeID] = []
@@ -140,7 +140,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
         let hops = try shared.integer(options, "hops", procedure: name) ?? 2
         guard hops == 1 || hops == 2 else { throw QueryError(.runtime, "`\(name)`: option 'hops' must be 1 or 2, but was \(hops)") }
         let audienceOptions = AudienceOptions(hops: hops, limit: try shared.integer(options, "limit", procedure: name))
-        let schema = SocialSchema(graph: graph, names: shared.names)
+        let schema = context.socialSchema(graph, names: shared.names)
         guard let event = try shared.node(arguments[0], label: schema.event, schema: schema, graph: graph, procedure: name, argument: "event") else { return [] }
         let g = graph
         let members = shared.pool.withScratch { scratch in
@@ -163,7 +163,7 @@ struct SocialInvitationsProcedure: Procedure {
         let name = signature.name
         let options = try shared.options(arguments[1], allowed: ["limit"], procedure: name)
         let limit = try shared.integer(options, "limit", procedure: name)
-        let schema = SocialSchema(graph: graph, names: shared.names)
+        let schema = context.socialSchema(graph, names: shared.names)
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
         let g = graph
         let feed = shared.pool.withScratch { scratch in g.invitations(of: user, schema: schema, limit: limit, scratch: &scratch) }

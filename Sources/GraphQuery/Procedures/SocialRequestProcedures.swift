@@ -36,7 +36,7 @@ struct SocialRequestProcedure: Procedure {
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
         let name = signature.name
         let (argA, argB) = operation.argumentNames
-        let schema = SocialSchema(graph: graph, names: shared.names)
+        let schema = context.socialSchema(graph, names: shared.names)
         let a = try shared.requiredUser(arguments[0], schema: schema, graph: graph, procedure: name, argument: argA)
         let b = try shared.requiredUser(arguments[1], schema: schema, graph: graph, procedure: name, argument: argB)
         let now = SocialProcedureShared.nowMilliseconds()

@@ -74,6 +74,9 @@ struct BoundCall: Sendable {
     var outputs: [(column: Int, slot: Int)]
     var predicate: Expression?
     var isReadOnly: Bool
+    /// Set only by the planner's rewrite of an OPTIONAL MATCH (SocialPlanner): an input row
+    /// for which no output row passes goes on once, with the output slots null.
+    var isOptional = false
 }
 
 /// MERGE after binding: the pattern to look for (with its slots) and to create when absent.
