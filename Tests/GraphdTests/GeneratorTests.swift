@@ -2,6 +2,7 @@
 // seed, the promised shape and invariants, a lossless CSV round trip, and a load into a graph
 // that the social kernels read back correctly.
 
+import Foundation
 import GraphStore
 import GraphTestSupport
 import SocialData
@@ -79,5 +80,27 @@ import Testing
             #expect(g.host(of: ids.events[e], schema: schema) == ids.users[Int(d.eventHost[e])])
             #expect(g.property(g.propertyKeyID(named: "starts_at")!, of: ids.events[e]) == .integer(d.eventStartMinutes[e] * 60_000))
         }
+    }
+    @Test func aSNAPEdgeListBecomesUsersAndFriendships() throws {
+        let dir = try TemporaryDirectory("graphd-edges")
+        defer { dir.remove() }
+        // Comments, a blank line, CRLF, a comma, extra columns, a self-loop, a pair twice (both ways).
+        let dense = dir.path + "/dense.txt"
+        try "# FromNodeId ToNodeId\n0 1\n1\t2\r\n\n% note\n2,0\n3 3\n1 0 17\n3 1\n".write(toFile: dense, atomically: true, encoding: .utf8)
+        let d = try SocialDataset(edgeList: dense)
+        #expect(d.userCount == 4)
+        #expect(zip(d.friendA, d.friendB).map { [$0, $1] } == [[0, 1], [0, 2], [1, 2], [1, 3]])
+        #expect(d.eventCount == 0 && d.usernames.count == 4 && Set(d.usernames).count == 4)
+        // Ids that do not run 0..<n are numbered densely in ascending order.
+        let sparse = dir.path + "/sparse.txt"
+        try "10 500\n500 7\n".write(toFile: sparse, atomically: true, encoding: .utf8)
+        let s = try SocialDataset(edgeList: sparse)
+        #expect(s.userCount == 3)
+        #expect(zip(s.friendA, s.friendB).map { [$0, $1] } == [[0, 2], [1, 2]])
+        // A malformed line is named.
+        let bad = dir.path + "/bad.txt"
+        try "0 1\n1 x\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect { try SocialDataset(edgeList: bad) } throws: { ($0 as? SocialCSVError)?.line == 2 }
+        #expect(throws: SocialCSVError.self) { try SocialDataset(edgeList: dir.path + "/missing.txt") }
     }
 }

@@ -1,6 +1,8 @@
 // DataSource.swift — where a run's data set comes from: a CSV directory in gen_social.py's layout
-// (`--data`, written by `graphd-bench generate` or by ../shared/peers/gen_social.py) or a preset
-// generated in memory (`--preset`, same seed → same graph as `generate` writes).
+// (`--data`, written by `graphd-bench generate` or by ../shared/peers/gen_social.py), a real SNAP
+// edge list (`--edges`, e.g. ../shared/data/ego-facebook/facebook_combined.txt: users and
+// friendships only) or a preset generated in memory (`--preset`, same seed → same graph as
+// `generate` writes).
 
 import SocialData
 
@@ -31,10 +33,16 @@ struct DatasetFacts: Codable, Sendable {
     }
 }
 
-/// Reads `--data DIR` or generates `--preset NAME` (with `--seed`); exactly one of them.
+/// Reads `--data DIR`, reads `--edges FILE` (a SNAP edge list: friendships only) or generates
+/// `--preset NAME` (with `--seed`); exactly one of them.
 func loadDataset(_ options: Options) throws -> (SocialDataset, String) {
+    let given = ["data", "edges", "preset"].filter { options.string($0) != nil }
+    guard given.count <= 1 else { throw UsageError("give one of --data, --edges and --preset, not " + given.map { "--" + $0 }.joined(separator: " and ")) }
+    if let file = options.string("edges") {
+        progress("reading SNAP edge list \(file)")
+        return (try SocialDataset(edgeList: file), "edges:\(file)")
+    }
     if let dir = options.string("data") {
-        guard options.string("preset") == nil else { throw UsageError("give --data or --preset, not both") }
         progress("reading CSV data set \(dir)")
         return (try SocialDataset(csvDirectory: dir), "csv:\(dir)")
     }

@@ -8,7 +8,8 @@ import SocialData
 
 enum EmbeddedCommand {
     static let flags: [String: String] = [
-        "data": "CSV directory (gen_social.py layout); or use --preset",
+        "data": "CSV directory (gen_social.py layout); or use --edges or --preset",
+        "edges": "a SNAP edge list (`u v` per line, e.g. ego-Facebook): users and friendships only",
         "preset": "small | medium | large, generated in memory (default small)",
         "seed": "generator seed (default 42)",
         "sample-seed": "seed of the sample of users, pairs and events (default 7)",
@@ -28,7 +29,7 @@ enum EmbeddedCommand {
     ]
 
     static func run(_ options: Options, arguments: [String]) throws -> Bool {
-        let ops: [Operation] = try options.list("ops", all: Operation.allCases)
+        var ops: [Operation] = try options.list("ops", all: Operation.allCases)
         let forms: [Form] = try options.list("forms", all: Form.allCases)
         let warmup = try options.int("warmup", default: 30)
         let budget = try options.double("budget", default: 60)
@@ -37,6 +38,11 @@ enum EmbeddedCommand {
 
         let (data, source) = try loadDataset(options)
         progress("reference: \(data.userCount) users, \(data.friendshipCount) friendships")
+        // Without events (a SNAP edge list) the audience and the feed have nothing to ask.
+        if data.eventCount == 0 {
+            ops.removeAll { $0 == .audience || $0 == .feed }
+            progress("no events in this data set: the audience and feed operations are skipped")
+        }
         let reference = Reference(data: data)
         report.dataset = DatasetFacts(source: source, data: data, reference: reference)
 

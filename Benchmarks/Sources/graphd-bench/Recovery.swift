@@ -9,7 +9,8 @@ import SocialData
 
 enum RecoveryCommand {
     static let flags: [String: String] = [
-        "data": "CSV directory (gen_social.py layout); or use --preset",
+        "data": "CSV directory (gen_social.py layout); or use --edges or --preset",
+        "edges": "a SNAP edge list (`u v` per line, e.g. ego-Facebook): users and friendships only",
         "preset": "small | medium | large, generated in memory (default small)",
         "seed": "generator seed (default 42)",
         "dir": "graphd data directory to create (required; must not exist yet)",

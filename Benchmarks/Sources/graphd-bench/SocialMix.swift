@@ -183,10 +183,11 @@ struct EmbeddedMix: Sendable {
             (SocialSchema(graph: g), g.labelID(named: "User"), g.labelID(named: "Event"), g.propertyKeyID(named: "id"),
              g.propertyKeyID(named: "name"), g.propertyKeyID(named: "username"))
         }
-        guard let user = ids.1, let event = ids.2, let id = ids.3, let name = ids.4, let username = ids.5 else {
-            throw MixCallError(description: "the loaded graph lacks :User, :Event, id, name or username")
+        guard let user = ids.1, let id = ids.3, let name = ids.4, let username = ids.5 else {
+            throw MixCallError(description: "the loaded graph lacks :User, id, name or username")
         }
-        (schema, userLabel, eventLabel, idKey, nameKey, usernameKey) = (ids.0, user, event, id, name, username)
+        // A graph without events (a SNAP edge list) has no Event label: no event sample reads it.
+        (schema, userLabel, eventLabel, idKey, nameKey, usernameKey) = (ids.0, user, ids.2 ?? LabelID(rawValue: .max), id, name, username)
     }
 
     func call(_ op: Operation, _ form: Form, _ i: Int, scratch: inout TraversalScratch) throws -> (UInt64, String) {
