@@ -82,11 +82,7 @@ enum SocialPlanner {
                   relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
         }
         // WHERE: exactly `c <> u` and `NOT (u)-[:T]-(c)`, plus conditions on u alone.
-        var conjuncts: [Expression] = []
-        func split(_ e: Expression) {
-            if case .binary(.and, let l, let r) = e { split(l); split(r) } else { conjuncts.append(e) }
-        }
-        if let predicate = match.predicate { split(predicate) }
+        let conjuncts = conjuncts(of: match.predicate)
         var sawNotEqual = false, sawAntiJoin = false
         var onU: [Expression] = []
         for conjunct in conjuncts {
@@ -114,7 +110,7 @@ enum SocialPlanner {
 
         var start = match
         start.patterns = [BoundPattern(nodes: [u], relationships: [])]
-        start.predicate = onU.dropFirst().reduce(onU.first) { all, next in all.map { .binary(.and, $0, next) } }
+        start.predicate = conjunction(onU)
         start.introduced = match.introduced.filter { $0 == u.slot }
         // The mutual count goes into f's slot: nothing after the aggregation can read f.
         let call = BoundCall(name: "social.connections",
@@ -137,27 +133,12 @@ enum SocialPlanner {
     /// `CALL social.mutualFriends(a, b)` yielding m: the kernel's list is exactly the set of
     /// nodes adjacent to both by FRIEND, which is what the DISTINCT projection keeps of the paths.
     static func mutualFriends(_ match: BoundMatch, _ projection: BoundProjection) -> (match: BoundMatch, call: BoundCall)? {
-        guard !match.isOptional, match.patterns.count == 1 else { return nil }
-        let pattern = match.patterns[0]
-        guard pattern.pathSlot == nil, pattern.nodes.count == 3, pattern.relationships.count == 2 else { return nil }
-        let (a, m, b) = (pattern.nodes[0], pattern.nodes[1], pattern.nodes[2])
-        let names = SocialNames.standard
-        guard !match.boundBefore.contains(m.slot), m.properties.isEmpty, m.labels.isEmpty || m.labels == [names.user],
-              Set([a.slot, m.slot, b.slot]).count == 3 else { return nil }
+        guard !match.isOptional, let (a, m, b, conjuncts) = mutualFriendsPath(match) else { return nil }
         // The procedure takes users: both ends must be matched as :User (it ignores others).
+        let names = SocialNames.standard
         guard a.labels.contains(names.user), b.labels.contains(names.user) else { return nil }
-        for relationship in pattern.relationships {
-            guard relationship.types == [names.friend], relationship.direction == .either, relationship.properties.isEmpty,
-                  relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
-        }
         // WHERE: `a <> b`, plus conditions on a and b alone.
-        var conjuncts: [Expression] = []
-        func split(_ e: Expression) {
-            if case .binary(.and, let l, let r) = e { split(l); split(r) } else { conjuncts.append(e) }
-        }
-        if let predicate = match.predicate { split(predicate) }
         let ends = match.boundBefore.union([a.slot, b.slot])
-        guard conjuncts.contains(where: { isNotEqual($0, a.slot, b.slot) }) else { return nil }
         for conjunct in conjuncts {
             guard let slots = conjunct.referencedSlots, slots.isSubset(of: ends) else { return nil }
         }
@@ -183,25 +164,9 @@ enum SocialPlanner {
     /// is null, or whose pair has no common friend, the call passes the row on once with m
     /// null, as OPTIONAL MATCH does, and `count(DISTINCT m)` counts 0 either way.
     static func optionalMutualFriends(_ match: BoundMatch, _ projection: BoundProjection) -> BoundCall? {
-        guard match.isOptional, match.patterns.count == 1 else { return nil }
-        let pattern = match.patterns[0]
-        guard pattern.pathSlot == nil, pattern.nodes.count == 3, pattern.relationships.count == 2 else { return nil }
-        let (a, m, b) = (pattern.nodes[0], pattern.nodes[1], pattern.nodes[2])
-        let names = SocialNames.standard
-        guard Set([a.slot, m.slot, b.slot]).count == 3, match.boundBefore.contains(a.slot), match.boundBefore.contains(b.slot),
-              a.labels.isEmpty, a.properties.isEmpty, b.labels.isEmpty, b.properties.isEmpty,
-              !match.boundBefore.contains(m.slot), m.properties.isEmpty, m.labels.isEmpty || m.labels == [names.user]
-        else { return nil }
-        for relationship in pattern.relationships {
-            guard relationship.types == [names.friend], relationship.direction == .either, relationship.properties.isEmpty,
-                  relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
-        }
-        var conjuncts: [Expression] = []
-        func split(_ e: Expression) {
-            if case .binary(.and, let l, let r) = e { split(l); split(r) } else { conjuncts.append(e) }
-        }
-        if let predicate = match.predicate { split(predicate) }
-        guard conjuncts.contains(where: { isNotEqual($0, a.slot, b.slot) }) else { return nil }
+        guard match.isOptional, let (a, m, b, conjuncts) = mutualFriendsPath(match),
+              match.boundBefore.contains(a.slot), match.boundBefore.contains(b.slot),
+              a.labels.isEmpty, a.properties.isEmpty, b.labels.isEmpty, b.properties.isEmpty else { return nil }
         for conjunct in conjuncts {
             guard let slots = conjunct.referencedSlots, slots.isSubset(of: match.boundBefore) else { return nil }
         }
@@ -210,9 +175,45 @@ enum SocialPlanner {
         // rows; when none passes, the optional call yields the row with m null.
         var filters = conjuncts
         if !m.labels.isEmpty { filters.append(.hasLabels(.slot(m.slot), m.labels)) }
-        let predicate = filters.dropFirst().reduce(filters.first) { all, next in all.map { .binary(.and, $0, next) } }
         return BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
-                         outputs: [(column: 0, slot: m.slot)], predicate: predicate, isReadOnly: true, isOptional: true)
+                         outputs: [(column: 0, slot: m.slot)], predicate: conjunction(filters), isReadOnly: true, isOptional: true)
+    }
+
+    /// The MATCH `(a)-[:FRIEND]-(m)-[:FRIEND]-(b) WHERE a <> b …` both mutual-friend rewrites
+    /// start from: one pattern, three distinct nodes, `m` new, unlabelled or `:User`, without
+    /// properties, both relationships FRIEND, undirected, without properties, new; the WHERE's
+    /// conjuncts include `a <> b`. Its nodes and conjuncts, or nil for any other shape.
+    static func mutualFriendsPath(_ match: BoundMatch)
+        -> (a: BoundNodePattern, m: BoundNodePattern, b: BoundNodePattern, conjuncts: [Expression])? {
+        guard match.patterns.count == 1 else { return nil }
+        let pattern = match.patterns[0]
+        guard pattern.pathSlot == nil, pattern.nodes.count == 3, pattern.relationships.count == 2 else { return nil }
+        let (a, m, b) = (pattern.nodes[0], pattern.nodes[1], pattern.nodes[2])
+        let names = SocialNames.standard
+        guard !match.boundBefore.contains(m.slot), m.properties.isEmpty, m.labels.isEmpty || m.labels == [names.user],
+              Set([a.slot, m.slot, b.slot]).count == 3 else { return nil }
+        for relationship in pattern.relationships {
+            guard relationship.types == [names.friend], relationship.direction == .either, relationship.properties.isEmpty,
+                  relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
+        }
+        let conjuncts = conjuncts(of: match.predicate)
+        guard conjuncts.contains(where: { isNotEqual($0, a.slot, b.slot) }) else { return nil }
+        return (a, m, b, conjuncts)
+    }
+
+    /// The conjuncts of a WHERE: `x AND (y AND z)` → [x, y, z]; none without one.
+    static func conjuncts(of predicate: Expression?) -> [Expression] {
+        var result: [Expression] = []
+        func split(_ e: Expression) {
+            if case .binary(.and, let l, let r) = e { split(l); split(r) } else { result.append(e) }
+        }
+        if let predicate { split(predicate) }
+        return result
+    }
+
+    /// `x AND y AND …` of `parts`; nil for none.
+    static func conjunction(_ parts: [Expression]) -> Expression? {
+        parts.dropFirst().reduce(parts.first) { all, next in all.map { .binary(.and, $0, next) } }
     }
 
     /// Whether `projection` sees only the distinct `visible` values of its input rows: DISTINCT
