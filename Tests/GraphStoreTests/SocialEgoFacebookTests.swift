@@ -88,6 +88,25 @@ import GraphStore
         }
     }
 
+    @Test func mutualFriendsThroughAKeptFriendListAgreeWithTheDirectOnes() {
+        // Hubs (107: 1,045 friends; 1684, 1912, 0) beside ordinary users, both ways round, and a
+        // user with itself: every path of mutualFriends(_:friendsOfA:_:) (merge, binary search
+        // either way) must give the two-list answer.
+        let users = [0, 107, 1684, 1912, 348, 414, 686, 698, 3437, 3980, 1, 2, 500, 2000, 4038].map(NodeID.init)
+        var compared = 0, nonEmpty = 0
+        for a in users {
+            let friendsOfA = graph.friendIDs(of: a, schema: schema)
+            #expect(friendsOfA == graph.friends(of: a, schema: schema).map(\.node.rawValue))
+            for b in users {
+                let kept = graph.mutualFriends(a, friendsOfA: friendsOfA, b, schema: schema)
+                #expect(kept == graph.mutualFriends(a, b, schema: schema), "\(a) \(b)")
+                compared += 1
+                if !kept.isEmpty { nonEmpty += 1 }
+            }
+        }
+        #expect(compared == 225 && nonEmpty > 40)
+    }
+
     @Test func mutualFriendsOfTheListedPairsMatch() throws {
         var scratch = TraversalScratch()
         let pairs = dictionary("mutual_friends")

@@ -75,6 +75,12 @@ public struct ProcedureContext {
         socialSchemas.schema(graph, names: names)
     }
 
+    /// The friends `a` and `b` share, reusing `a`'s friend list across the run's calls
+    /// (SocialSchemaCache.mutualFriends).
+    mutating func mutualFriends(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> [NodeID] {
+        socialSchemas.mutualFriends(a, b, graph: graph, schema: schema)
+    }
+
     /// Throws the query's timeout error once the deadline has passed (cheap: reads the clock
     /// once every few hundred calls).
     public func checkDeadline() throws(QueryError) { try watchdog.tick() }
@@ -131,11 +137,19 @@ public struct ProcedureRegistry: Sendable {
     public var signatures: [ProcedureSignature] { procedures.values.map(\.signature).sorted { $0.name < $1.name } }
 }
 
-/// One run's resolved social schema. Within a run the graph's names only grow (a write may
-/// intern one; nothing removes one before the run ends), so their counts tell whether the
-/// cached ids are still the graph's.
+/// What one run's social procedure calls share: the resolved social schema, and in a
+/// read-only run the friends of the user the calls keep asking about. Within a run the graph's
+/// names only grow (a write may intern one; nothing removes one before the run ends), so their
+/// counts tell whether the cached ids are still the graph's; a read-only run's graph does not
+/// change at all.
 struct SocialSchemaCache {
     private var cached: (names: SocialNames, counts: Graph.NameCounts, schema: SocialSchema)?
+    /// Set for a run that writes nothing (Executor.run): only then may friend lists be kept.
+    var mayKeepFriendLists = false
+    /// The first user of the last mutual-friends call, and that user's friends once a second
+    /// call asked about the same user (one call alone reads the lists directly).
+    private var lastUser: NodeID?
+    private var friendsOfLastUser: [UInt32]?
 
     mutating func schema(_ graph: Graph, names: SocialNames) -> SocialSchema {
         let counts = graph.nameCounts
@@ -143,5 +157,18 @@ struct SocialSchemaCache {
         let schema = SocialSchema(graph: graph, names: names)
         cached = (names, counts, schema)
         return schema
+    }
+
+    /// The friends `a` and `b` share: through `a`'s kept friend list when the run asked about
+    /// `a` just before (a viewer and each listed user), else straight from the graph.
+    mutating func mutualFriends(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> [NodeID] {
+        guard mayKeepFriendLists else { return graph.mutualFriends(a, b, schema: schema) }
+        defer { lastUser = a }
+        guard lastUser == a else {
+            friendsOfLastUser = nil
+            return graph.mutualFriends(a, b, schema: schema)
+        }
+        if friendsOfLastUser == nil { friendsOfLastUser = graph.friendIDs(of: a, schema: schema) }
+        return graph.mutualFriends(a, friendsOfA: friendsOfLastUser!, b, schema: schema)
     }
 }

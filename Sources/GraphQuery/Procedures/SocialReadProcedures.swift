@@ -77,7 +77,7 @@ struct SocialMutualFriendsProcedure: Procedure {
         guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "a"),
               let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "b")
         else { return [] }
-        var friends = graph.mutualFriends(a, b, schema: schema)
+        var friends = context.mutualFriends(a, b, graph: graph, schema: schema)
         // A third argument, `true`, comes only from the planner's rewrite of the plain pattern
         // `(a)-[:FRIEND]-(m)-[:FRIEND]-(b)` (Planner/SocialPlanner.swift), whose rows must stay
         // exactly the pattern's: there a FRIEND self-loop makes a (or b) a neighbour of itself,
