@@ -191,7 +191,7 @@ public final class QueryEngine: Sendable {
     /// Strips a leading `EXPLAIN` or `PROFILE` keyword (any case). Every query passes here, so
     /// the common case (neither word) is decided on bytes, without building a string.
     static func splitPrefix(_ body: String) -> (mode: Mode, body: String) {
-        guard let (mode, keywordEnd) = leadingMode(body.utf8) else { return (.run, body) }
+        guard let (mode, keywordEnd) = leadingMode(body) else { return (.run, body) }
         // Blank the keyword out rather than drop it, so error columns still match the text.
         let utf8 = Array(body.utf8)
         var blanked = utf8[..<keywordEnd].map { $0 == UInt8(ascii: "\n") ? $0 : UInt8(ascii: " ") }
@@ -201,24 +201,15 @@ public final class QueryEngine: Sendable {
 
     /// The mode a leading `EXPLAIN` or `PROFILE` (any case, followed by a blank) sets, and the
     /// byte offset just past the keyword; nil for an ordinary query.
-    static func leadingMode(_ utf8: String.UTF8View) -> (Mode, Int)? {
-        var offset = 0
-        var i = utf8.startIndex
-        while i != utf8.endIndex, Lexer.isBlank(utf8[i]) { utf8.formIndex(after: &i); offset += 1 }
-        guard i != utf8.endIndex else { return nil }
-        let (word, mode): (StaticString, Mode)
-        switch utf8[i] & 0xDF {
-        case UInt8(ascii: "E"): (word, mode) = ("EXPLAIN", .explain)
-        case UInt8(ascii: "P"): (word, mode) = ("PROFILE", .profile)
-        default: return nil
+    static func leadingMode(_ text: String) -> (Mode, Int)? {
+        var text = text
+        return text.withUTF8 { bytes -> (Mode, Int)? in
+            // Two tests, not a loop over a list of words: every query passes here.
+            func blankAfter(_ end: Int?) -> Int? { end.flatMap { $0 < bytes.count && Lexer.isBlank(bytes[$0]) ? $0 : nil } }
+            if let end = blankAfter(Lexer.endOfLeadingWord("EXPLAIN", in: bytes)) { return (.explain, end) }
+            if let end = blankAfter(Lexer.endOfLeadingWord("PROFILE", in: bytes)) { return (.profile, end) }
+            return nil
         }
-        let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        for letter in letters {
-            guard i != utf8.endIndex, utf8[i] & 0xDF == letter else { return nil }
-            utf8.formIndex(after: &i)
-        }
-        guard i != utf8.endIndex, Lexer.isBlank(utf8[i]) else { return nil }
-        return (mode, offset + letters.count)
     }
 
     private func run(_ plan: LogicalPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],

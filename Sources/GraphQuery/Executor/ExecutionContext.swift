@@ -38,8 +38,8 @@ final class ExecutionContext {
     /// PatternMatcher's hasLabel). Ids never change meaning within a run (names are only ever
     /// added), so the pairs stay right.
     var recentPropertyKeys = RecentNames<PropertyKeyID>()
-    /// The social schema the run's procedure calls resolved (ProcedureContext.socialSchema).
-    var socialSchemas = SocialSchemaCache()
+    /// What the run's social procedure calls share (SocialRunCache).
+    var socialRun = SocialRunCache()
     var recentLabels = RecentNames<LabelID>()
 
     /// `graph` must stay valid, and be changed by nobody else, for the life of the context.

@@ -25,7 +25,7 @@ enum Executor {
         let context = ExecutionContext(graph: graphStorage, parameters: parameters, registry: registry, watchdog: watchdog,
                                        profiler: profiler, resultRowLimit: resultRowLimit)
         context.importDirectory = importDirectory
-        context.socialSchemas.mayKeepFriendLists = !plan.isUpdating
+        context.socialRun.mayKeepFriendLists = !plan.isUpdating
 
         var rows = try context.rows(of: plan)
         if !plan.unions.isEmpty {

@@ -55,9 +55,9 @@ extension ExecutionContext {
         // The run's own graph, not a copy: a copy retains and releases every buffer of the
         // graph, shared with the other readers' copies, on every call. A read-only procedure
         // does not mutate it (its signature says so, and the query runs under the read lock).
-        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog, socialSchemas: socialSchemas)
+        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog, socialRun: socialRun)
         let outputs = try procedure.call(arguments, graph: &graph, context: &context)
-        socialSchemas = context.socialSchemas
+        socialRun = context.socialRun
         try emitOutputs(call, outputs, row, emit)
     }
 
@@ -68,10 +68,10 @@ extension ExecutionContext {
         for input in rows {
             let row = Executor.padded(input, to: width)
             let arguments = try procedureArguments(call, procedure, row)
-            var context = ProcedureContext(statistics: statistics, watchdog: watchdog, socialSchemas: socialSchemas)
+            var context = ProcedureContext(statistics: statistics, watchdog: watchdog, socialRun: socialRun)
             let outputs = try procedure.call(arguments, graph: &graph, context: &context)
             statistics = context.statistics
-            socialSchemas = context.socialSchemas
+            socialRun = context.socialRun
             try emitOutputs(call, outputs, row) { (r: Row) throws(QueryError) -> Bool in
                 output.append(r)
                 return true

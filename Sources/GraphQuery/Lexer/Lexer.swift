@@ -35,6 +35,19 @@ package struct Lexer {
         return c == .space || c == .newline
     }
 
+    /// The offset just past `word` (ASCII letters, any case) when it starts `bytes` after
+    /// blanks; nil otherwise. What follows it is the caller's to check. For the tests every
+    /// query text passes before it is lexed (EXPLAIN/PROFILE, a CYPHER header), on bytes.
+    static func endOfLeadingWord(_ word: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        while i < bytes.count, isBlank(bytes[i]) { i += 1 }
+        for k in 0..<word.utf8CodeUnitCount {
+            guard i < bytes.count, bytes[i] & 0xDF == word.utf8Start[k] else { return nil }
+            i += 1
+        }
+        return i
+    }
+
     let bytes: [UInt8]
     var position = 0
     var line = 1

@@ -15,7 +15,7 @@ struct ParameterHeader {
     /// and Python's `True`/`False` are accepted (true/false are case-insensitive anyway).
     static func split(_ text: String) throws(QueryError) -> ParameterHeader {
         // Most texts have no header: say so from the first bytes, before copying the text for the lexer.
-        guard startsWithCypherKeyword(text.utf8) else { return ParameterHeader(body: text, parameters: [:]) }
+        guard startsWithCypherKeyword(text) else { return ParameterHeader(body: text, parameters: [:]) }
         // Most headers are ids: `CYPHER id=42 …`, read on bytes; anything else takes the lexer.
         if let simple = splitIntegers(text) { return simple }
         return try splitWithLexer(text)
@@ -60,14 +60,9 @@ extension ParameterHeader {
         var text = text
         return text.withUTF8 { bytes -> ParameterHeader? in
             let n = bytes.count
-            var i = 0
+            // Not CYPHER first (a comment, say): the lexer's path decides.
+            guard var i = Lexer.endOfLeadingWord("CYPHER", in: bytes), i < n, Lexer.isBlank(bytes[i]) else { return nil }
             func skipBlanks() { while i < n, Lexer.isBlank(bytes[i]) { i += 1 } }
-            skipBlanks()
-            for letter in "CYPHER".utf8 {
-                guard i < n, bytes[i] & 0xDF == letter else { return nil }  // e.g. a comment first
-                i += 1
-            }
-            guard i < n, Lexer.isBlank(bytes[i]) else { return nil }
             var parameters: [String: Value] = [:]
             while true {
                 skipBlanks()
@@ -102,15 +97,13 @@ extension ParameterHeader {
 
 /// Whether the text, after blanks, may start with the word CYPHER (any case): false only when
 /// it cannot. The lexer decides the rest (`CYPHERx` is no header; a comment may precede one).
-private func startsWithCypherKeyword(_ utf8: String.UTF8View) -> Bool {
-    var i = utf8.startIndex
-    while i != utf8.endIndex, Lexer.isBlank(utf8[i]) { utf8.formIndex(after: &i) }
-    if i != utf8.endIndex, utf8[i] == UInt8(ascii: "/") { return true }
-    for letter in "CYPHER".utf8 {
-        guard i != utf8.endIndex, utf8[i] & 0xDF == letter else { return false }
-        utf8.formIndex(after: &i)
+private func startsWithCypherKeyword(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+        if Lexer.endOfLeadingWord("CYPHER", in: bytes) != nil { return true }
+        guard let first = bytes.firstIndex(where: { !Lexer.isBlank($0) }) else { return false }
+        return bytes[first] == UInt8(ascii: "/")
     }
-    return true
 }
 
 /// A small recursive-descent reader of literal values over the lexer, with a two-token lookahead.

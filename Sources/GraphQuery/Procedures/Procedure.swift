@@ -59,26 +59,26 @@ public struct ProcedureContext {
     /// Counters the reply reports; a writing procedure adds what it changed.
     public var statistics: QueryStatistics
     let watchdog: Watchdog
-    /// The run's social schema, resolved once (the query's executor keeps it between calls).
-    var socialSchemas: SocialSchemaCache
+    /// What the run's social calls share (the schema, a friend list), kept by the executor between calls.
+    var socialRun: SocialRunCache
 
-    init(statistics: QueryStatistics, watchdog: Watchdog, socialSchemas: SocialSchemaCache = SocialSchemaCache()) {
+    init(statistics: QueryStatistics, watchdog: Watchdog, socialRun: SocialRunCache = SocialRunCache()) {
         self.statistics = statistics
         self.watchdog = watchdog
-        self.socialSchemas = socialSchemas
+        self.socialRun = socialRun
     }
 
     /// The social schema of `graph` for `names`: resolved on the run's first call, reused by
     /// the next ones (a relationship-label query calls a procedure per listed user, and each
     /// resolution hashes eleven names).
     mutating func socialSchema(_ graph: Graph, names: SocialNames) -> SocialSchema {
-        socialSchemas.schema(graph, names: names)
+        socialRun.schema(graph, names: names)
     }
 
     /// The friends `a` and `b` share, reusing `a`'s friend list across the run's calls
-    /// (SocialSchemaCache.mutualFriends).
+    /// (SocialRunCache.mutualFriends).
     mutating func mutualFriends(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> [NodeID] {
-        socialSchemas.mutualFriends(a, b, graph: graph, schema: schema)
+        socialRun.mutualFriends(a, b, graph: graph, schema: schema)
     }
 
     /// Throws the query's timeout error once the deadline has passed (cheap: reads the clock
@@ -142,7 +142,7 @@ public struct ProcedureRegistry: Sendable {
 /// names only grow (a write may intern one; nothing removes one before the run ends), so their
 /// counts tell whether the cached ids are still the graph's; a read-only run's graph does not
 /// change at all.
-struct SocialSchemaCache {
+struct SocialRunCache {
     private var cached: (names: SocialNames, counts: Graph.NameCounts, schema: SocialSchema)?
     /// Set for a run that writes nothing (Executor.run): only then may friend lists be kept.
     var mayKeepFriendLists = false
