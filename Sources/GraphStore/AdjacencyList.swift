@@ -1,8 +1,10 @@
-// AdjacencyList.swift — a node's neighbours for one relationship type and one direction.
-// Entries are packed into one UInt64 each (neighbour id in the high 32 bits, relationship id in
-// the low 32), so "sorted by neighbour, then relationship" is plain integer order and a list is
-// one contiguous run of its node's buffer (NodeAdjacency): 8 bytes per relationship end, no
-// per-edge objects.
+// AdjacencyList.swift — a node's neighbours for one relationship type and one direction: a run
+// of 32-bit neighbour ids in its node's buffer (NodeAdjacency), sorted ascending, so 1-hop is a
+// slice, "are they linked" a binary search and mutual friends a merge of plain integer arrays.
+// An outgoing list also carries each entry's relationship id (a parallel run of the same length);
+// an incoming list does not: 4 bytes per relationship end instead of 8. The relationship behind
+// an incoming entry is recovered from the neighbour's outgoing list (Graph.steps,
+// Graph.incomingRelationship), which only writes and queries that name the relationship need.
 
 /// One step from a node: the node at the other end and the relationship that leads there.
 @frozen public struct Adjacency: Sendable, Hashable {
@@ -13,28 +15,23 @@
         self.neighbor = neighbor
         self.relationship = relationship
     }
-
-    @inlinable init(packed: UInt64) {
-        neighbor = NodeID(rawValue: UInt32(truncatingIfNeeded: packed >> 32))
-        relationship = RelationshipID(rawValue: UInt32(truncatingIfNeeded: packed))
-    }
-
-    @inlinable var packed: UInt64 {
-        UInt64(neighbor.rawValue) << 32 | UInt64(relationship.rawValue)
-    }
 }
 
-/// The adjacency of one node for one type and one direction, sorted by neighbour id then
-/// relationship id. A view sharing the node's buffer (NodeAdjacency): obtaining one does not allocate.
+/// The neighbours of one node for one type and one direction, ascending (an outgoing list by
+/// neighbour, then relationship id). A view sharing the node's buffer: obtaining one does not
+/// allocate. Elements are neighbour ids; `relationship(at:)` reads an outgoing list's ids.
 public struct AdjacencyList: RandomAccessCollection, Sendable {
-    @usableFromInline let storage: ContiguousArray<UInt64>
+    @usableFromInline let storage: ContiguousArray<UInt32>
     @usableFromInline let start: Int
     public let count: Int
+    /// Where the relationship ids start (parallel to the neighbours); -1 for an incoming list.
+    @usableFromInline let relationshipStart: Int
 
-    @inlinable init(_ storage: ContiguousArray<UInt64>, start: Int, count: Int) {
+    @inlinable init(_ storage: ContiguousArray<UInt32>, start: Int, count: Int, relationshipStart: Int) {
         self.storage = storage
         self.start = start
         self.count = count
+        self.relationshipStart = relationshipStart
     }
 
     /// An empty list, for a node without relationships of the asked type.
@@ -42,41 +39,62 @@ public struct AdjacencyList: RandomAccessCollection, Sendable {
         storage = []
         start = 0
         count = 0
+        relationshipStart = 0
     }
 
     public typealias Index = Int
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { count }
-    @inlinable public subscript(position: Int) -> Adjacency { Adjacency(packed: storage[start + position]) }
+    @inlinable public subscript(position: Int) -> NodeID { NodeID(rawValue: storage[start + position]) }
 
-    /// The packed entries (neighbour << 32 | relationship), for kernels that merge lists by
-    /// pointer; a slice of the shared buffer, not a copy.
-    @inlinable public var entries: ArraySlice<UInt64> { storage[start..<(start + count)] }
+    /// The raw neighbour ids, for kernels that merge lists by pointer; a slice of the shared
+    /// buffer, not a copy.
+    @inlinable public var neighborIDs: ArraySlice<UInt32> { storage[start..<(start + count)] }
+
+    /// Whether the list carries relationship ids (outgoing lists do, incoming lists do not).
+    @inlinable public var hasRelationshipIDs: Bool { relationshipStart >= 0 }
+
+    /// The relationship of the entry at `position`.
+    /// - Precondition: `hasRelationshipIDs` (an outgoing list).
+    @inlinable public func relationship(at position: Int) -> RelationshipID {
+        precondition(relationshipStart >= 0, "an incoming list holds no relationship ids: use Graph.steps or Graph.incomingRelationship")
+        return RelationshipID(rawValue: storage[relationshipStart + position])
+    }
 
     /// Whether `neighbor` appears in the list.
     /// - Complexity: O(log n).
     public func contains(neighbor: NodeID) -> Bool {
         let end = start + count
-        let i = storage.lowerBound(of: UInt64(neighbor.rawValue) << 32, in: start..<end)
-        return i < end && UInt32(truncatingIfNeeded: storage[i] >> 32) == neighbor.rawValue
+        let i = storage.lowerBound(of: neighbor.rawValue, in: start..<end)
+        return i < end && storage[i] == neighbor.rawValue
     }
 
-    /// The positions of the entries whose neighbour is `neighbor` (one per relationship to
-    /// it, in relationship order; empty when there is none): what an expansion between two
-    /// bound nodes needs, without walking the whole list.
+    /// The positions of the entries whose neighbour is `neighbor` (one per relationship to it;
+    /// empty when there is none): what an expansion between two bound nodes needs, without
+    /// walking the whole list.
     /// - Complexity: O(log n).
     public func positions(ofNeighbor neighbor: NodeID) -> Range<Int> {
         let end = start + count
-        let first = storage.lowerBound(of: UInt64(neighbor.rawValue) << 32, in: start..<end)
-        let last = neighbor.rawValue == .max ? end : storage.lowerBound(of: UInt64(neighbor.rawValue + 1) << 32, in: first..<end)
+        let first = storage.lowerBound(of: neighbor.rawValue, in: start..<end)
+        let last = neighbor.rawValue == .max ? end : storage.lowerBound(of: neighbor.rawValue + 1, in: first..<end)
         return (first - start)..<(last - start)
+    }
+
+    /// How many entries before `position` name the same neighbour: which of several parallel
+    /// relationships to that neighbour the entry stands for.
+    /// - Complexity: O(parallel relationships), almost always O(1).
+    @inlinable public func occurrence(at position: Int) -> Int {
+        let n = storage[start + position]
+        var k = 0
+        while position - k > 0 && storage[start + position - k - 1] == n { k += 1 }
+        return k
     }
 }
 
-extension ContiguousArray where Element == UInt64 {
+extension ContiguousArray where Element == UInt32 {
     /// The first position in `range` whose entry is not less than `value` (`range` sorted).
     /// - Complexity: O(log n).
-    @usableFromInline func lowerBound(of value: UInt64, in range: Range<Int>) -> Int {
+    @usableFromInline func lowerBound(of value: UInt32, in range: Range<Int>) -> Int {
         var low = range.lowerBound, high = range.upperBound
         while low < high {
             let mid = (low + high) >> 1

@@ -45,16 +45,23 @@ extension Graph {
                 throw GraphError(.stillHasRelationships,
                                  "Cannot delete node \(node.rawValue): it still has relationships; use DETACH DELETE")
             }
-            // The node's buffer is emptied from its end, so every removal from the node's own
-            // (possibly huge: a hub) lists is O(1) and only the neighbours' lists shift:
+            // Every relationship is resolved first (id, type, ends); then the node's own buffer
+            // (possibly huge: a hub) goes in one piece and only the neighbours' lists shift:
             // O(degree + Σ neighbour degrees), not O(degree²). A self-loop, in both lists, goes once.
-            var segments: [AdjacencyList] = []
-            record.adjacency.forEachSegment { _, _, list in segments.append(list) }
-            for list in segments.reversed() {
-                for step in list.reversed() where contains(step.relationship) {
-                    try deleteRelationship(step.relationship)
+            var doomed: [(RelationshipID, RelationshipRecord)] = []
+            record.adjacency.forEachSegment { type, direction, list in
+                if direction == .outgoing {
+                    for p in list.indices {
+                        doomed.append((list.relationship(at: p), RelationshipRecord(type: type, start: node, end: list[p])))
+                    }
+                } else {
+                    for step in steps(of: node, type: type, direction: .incoming) where step.neighbor != node {
+                        doomed.append((step.relationship, RelationshipRecord(type: type, start: step.neighbor, end: node)))
+                    }
                 }
             }
+            nodes[node.index].adjacency = NodeAdjacency()
+            for (id, saved) in doomed { detachRelationship(id, saved, from: node) }
         }
         removeNodeRecord(node)
         nodeIDAllocator.release(node.rawValue)

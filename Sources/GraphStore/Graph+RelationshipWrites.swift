@@ -1,6 +1,7 @@
 // Graph+RelationshipWrites.swift — creating and deleting relationships and their properties.
 // A relationship is its two ends (8 bytes) plus an entry in the start node's outgoing list of its
-// type and the end node's incoming list (a self-loop: both in the same node).
+// type (neighbour and id, 8 bytes) and the end node's incoming list (neighbour, 4 bytes); a
+// self-loop has both in the same node.
 
 extension Graph {
     public mutating func createRelationship(type: RelationshipTypeID, from start: NodeID, to end: NodeID,
@@ -47,6 +48,23 @@ extension Graph {
         removeRelationshipRecord(relationship)
         relationshipIDAllocator.release(relationship.rawValue)
         record(undo: .undeleteRelationship(relationship, saved, properties: properties), redo: .deleteRelationship(relationship))
+    }
+
+    /// Deletes relationship `id` (`saved`: its type and ends) of a node being detach-deleted,
+    /// whose own lists are already gone: only the other end's list changes.
+    mutating func detachRelationship(_ id: RelationshipID, _ saved: RelationshipRecord, from node: NodeID) {
+        let properties = relationshipProperties[id]
+        if saved.start != node {
+            nodes[saved.start.index].adjacency.remove(Adjacency(neighbor: saved.end, relationship: id), type: saved.type, direction: .outgoing)
+        }
+        if saved.end != node {
+            nodes[saved.end.index].adjacency.remove(Adjacency(neighbor: saved.start, relationship: id), type: saved.type, direction: .incoming)
+        }
+        relationshipProperties[id] = nil
+        relationships[id.index] = .free
+        liveRelationshipCount -= 1
+        relationshipIDAllocator.release(id.rawValue)
+        record(undo: .undeleteRelationship(id, saved, properties: properties), redo: .deleteRelationship(id))
     }
 
     /// Sets a relationship property; `.null` removes it.

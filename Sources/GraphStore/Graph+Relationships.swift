@@ -28,8 +28,7 @@ extension Graph {
     /// - Precondition: the relationship is live.
     func relationshipRecord(of relationship: RelationshipID) -> RelationshipRecord {
         let ends = relationships[relationship.index]
-        let packed = Adjacency(neighbor: ends.end, relationship: relationship).packed
-        guard let type = nodes[ends.start.index].adjacency.outgoingType(holding: packed) else {
+        guard let type = nodes[ends.start.index].adjacency.outgoingType(of: relationship, to: ends.end) else {
             preconditionFailure("relationship \(relationship.rawValue) is missing from node \(ends.start.rawValue)'s adjacency")
         }
         return RelationshipRecord(type: type, start: ends.start, end: ends.end)
@@ -44,7 +43,7 @@ extension Graph {
         for record in nodes where !record.adjacency.isEmpty {
             record.adjacency.forEachSegment { type, direction, list in
                 guard direction == .outgoing else { return }
-                for step in list { types[step.relationship.index] = type }
+                for p in list.indices { types[list.relationship(at: p).index] = type }
             }
         }
         return types
@@ -79,14 +78,57 @@ extension Graph {
         return result
     }
 
-    /// The adjacency of `node` for one type and ONE direction (.outgoing or .incoming),
-    /// sorted by neighbour id then relationship id. A view of the stored buffer, no allocation.
-    /// A self-loop appears in both directions; `.both` is the caller's business.
+    /// The adjacency of `node` for one type and ONE direction (.outgoing or .incoming): its
+    /// neighbours, ascending (an outgoing list by neighbour, then relationship, with the
+    /// relationship ids beside them). A view of the stored buffer, no allocation. A self-loop
+    /// appears in both directions; `.both` is the caller's business.
     public func adjacency(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> AdjacencyList {
         precondition(direction != .both, "adjacency(of:type:direction:) takes one direction")
         guard node.index < nodes.count else { return AdjacencyList() }
         // Free slots have no lists, so no liveness check is needed.
         return nodes[node.index].adjacency.list(type, direction)
+    }
+
+    /// The steps of `node` for one type and ONE direction, each with its relationship, in the
+    /// list's order (an incoming list's relationships are read off its neighbours' outgoing
+    /// lists). For writes and callers that need the relationships; traversals that only need
+    /// the neighbours read `adjacency(of:type:direction:)`.
+    /// - Complexity: O(degree) outgoing; O(degree × log degree of the neighbours) incoming.
+    public func steps(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> [Adjacency] {
+        let list = adjacency(of: node, type: type, direction: direction)
+        var result: [Adjacency] = []
+        result.reserveCapacity(list.count)
+        if list.hasRelationshipIDs {
+            for p in list.indices { result.append(Adjacency(neighbor: list[p], relationship: list.relationship(at: p))) }
+            return result
+        }
+        var p = 0
+        while p < list.count {
+            // A run of equal neighbours is that neighbour's parallel relationships to `node`.
+            let neighbor = list[p]
+            let back = adjacency(of: neighbor, type: type, direction: .outgoing)
+            for q in back.positions(ofNeighbor: node) {
+                result.append(Adjacency(neighbor: neighbor, relationship: back.relationship(at: q)))
+                p += 1
+            }
+        }
+        return result
+    }
+
+    /// The relationships of `type` from `start` to `end`, ascending.
+    /// - Complexity: O(log degree of `start` + the answer).
+    public func relationships(of type: RelationshipTypeID, from start: NodeID, to end: NodeID) -> [RelationshipID] {
+        let list = adjacency(of: start, type: type, direction: .outgoing)
+        return list.positions(ofNeighbor: end).map { list.relationship(at: $0) }
+    }
+
+    /// The relationship of the entry at `position` of `list`, `node`'s incoming list of `type`:
+    /// the matching entry of the neighbour's outgoing list.
+    /// - Complexity: O(log degree of the neighbour).
+    public func incomingRelationship(of node: NodeID, type: RelationshipTypeID, in list: AdjacencyList, at position: Int) -> RelationshipID {
+        let back = adjacency(of: list[position], type: type, direction: .outgoing)
+        let first = back.positions(ofNeighbor: node).lowerBound
+        return back.relationship(at: first + list.occurrence(at: position))
     }
 
     public func degree(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> Int {

@@ -56,21 +56,22 @@ enum AdjacencyBuild {
                 if endStart[k + 1] > 0 { inSegments[k] += 1; inEntries[k] += endStart[k + 1] }
             }
         }
-        var storages = [ContiguousArray<UInt64>](repeating: [], count: nodeCount)
+        var storages = [ContiguousArray<UInt32>](repeating: [], count: nodeCount)
         var outDescriptor = outSegments, inDescriptor = inSegments, outEntry = outEntries, inEntry = inEntries
         for k in 0..<nodeCount {
             let segments = Int(outSegments[k] + inSegments[k])
             guard segments > 0 else { continue }
-            let words = 1 + segments + Int(outEntries[k] + inEntries[k])
+            // Outgoing entries take two words (neighbour, relationship), incoming ones one.
+            let words = 1 + 2 * segments + 2 * Int(outEntries[k]) + Int(inEntries[k])
             storages[k] = ContiguousArray(unsafeUninitializedCapacity: words) { buffer, initialized in
                 buffer.initialize(repeating: 0)
-                buffer[0] = UInt64(segments)
+                buffer[0] = UInt32(segments)
                 initialized = words
             }
             outDescriptor[k] = 1
-            inDescriptor[k] = 1 + outSegments[k]
-            outEntry[k] = UInt32(1 + segments)
-            inEntry[k] = UInt32(1 + segments) + outEntries[k]
+            inDescriptor[k] = UInt32(1 + 2 * Int(outSegments[k]))
+            outEntry[k] = UInt32(1 + 2 * segments)
+            inEntry[k] = UInt32(1 + 2 * segments) + 2 * outEntries[k]
         }
         /// One counting-sort pass: `source` holds, in node k's segment of `sourceStart`, entries
         /// `other << 32 | id`; each goes to node `other`'s segment of `targetStart` in `target`
@@ -88,16 +89,22 @@ enum AdjacencyBuild {
                 }
             }
         }
-        /// Appends one segment to node `k`'s buffer: its descriptor and `base[lo..<hi]`.
+        /// Appends one segment to node `k`'s buffer: its descriptor and `base[lo..<hi]` (entries
+        /// `neighbour << 32 | id`): the neighbours, then for an outgoing segment the ids.
         func put(_ k: Int, _ direction: Direction, _ type: RelationshipTypeID, _ base: UnsafeMutablePointer<UInt64>, _ lo: Int, _ hi: Int) {
             let incoming = direction == .incoming
             let d = Int(incoming ? inDescriptor[k] : outDescriptor[k])
             let e = Int(incoming ? inEntry[k] : outEntry[k])
+            let n = hi - lo
             storages[k].withUnsafeMutableBufferPointer { words in
-                words[d] = NodeAdjacency.key(type, direction) | UInt64(hi - lo)
-                (words.baseAddress! + e).update(from: base + lo, count: hi - lo)
+                words[d] = NodeAdjacency.key(type, direction)
+                words[d + 1] = UInt32(n)
+                for j in 0..<n { words[e + j] = UInt32(truncatingIfNeeded: base[lo + j] >> 32) }
+                if !incoming {
+                    for j in 0..<n { words[e + n + j] = UInt32(truncatingIfNeeded: base[lo + j]) }
+                }
             }
-            if incoming { inDescriptor[k] += 1; inEntry[k] += UInt32(hi - lo) } else { outDescriptor[k] += 1; outEntry[k] += UInt32(hi - lo) }
+            if incoming { inDescriptor[k] += 2; inEntry[k] += UInt32(n) } else { outDescriptor[k] += 2; outEntry[k] += UInt32(2 * n) }
         }
 
         for t in 0..<typeCount where perType[t] > 0 {

@@ -1,28 +1,36 @@
 // NodeAdjacency.swift — all of one node's adjacency lists (every type, both directions) in ONE
 // buffer, so a node costs one allocation for its relationships however many types it has.
 //
-// Layout of `storage` (UInt64 words); empty storage means no relationships and no allocation:
+// Layout of `storage` (UInt32 words); empty storage means no relationships and no allocation:
 //
-//     [n] [descriptor 0] … [descriptor n-1] [entries of segment 0] … [entries of segment n-1]
+//     [n] [key 0] [count 0] … [key n-1] [count n-1] [segment 0] … [segment n-1]
 //
-// A descriptor is `direction << 63 | type << 32 | count` (direction 0 = outgoing, 1 = incoming);
-// segments are in ascending descriptor order without the count, i.e. outgoing types ascending,
-// then incoming types ascending. A segment holds packed `Adjacency` entries sorted by
-// (neighbour, relationship), as AdjacencyList reads them. A node has few segments, so finding
-// one is a scan of a handful of words beside the data it leads to.
+// A key is `direction << 31 | type` (direction 0 = outgoing, 1 = incoming); descriptors are in
+// ascending key order (outgoing types ascending, then incoming types ascending) and segments in
+// the same order. An outgoing segment of `count` entries is `count` neighbour ids sorted by
+// (neighbour, relationship) followed by the `count` relationship ids in that order; an incoming
+// segment is `count` neighbour ids, ascending, alone. The relationship behind the k-th incoming
+// entry naming u is the k-th entry of u's outgoing list (same type) naming this node: parallel
+// relationships have identical incoming entries, so any one of them may be removed for any.
+// A node has few segments, so finding one is a scan of a handful of words beside its data.
 
 /// One node's adjacency for every relationship type and direction, in a single buffer.
 struct NodeAdjacency: Sendable, Equatable {
-    private(set) var storage: ContiguousArray<UInt64> = []
+    private(set) var storage: ContiguousArray<UInt32> = []
 
     /// Lists with fewer words of capacity than this are never shrunk: the copy would not pay.
-    static let shrinkThreshold = 64
+    static let shrinkThreshold = 128
 
-    /// A descriptor's sort key: direction and type, count masked off.
+    /// A descriptor's key: direction and type.
     @inline(__always)
-    static func key(_ type: RelationshipTypeID, _ direction: Direction) -> UInt64 {
-        (direction == .incoming ? 1 << 63 : 0) | UInt64(type.rawValue) << 32
+    static func key(_ type: RelationshipTypeID, _ direction: Direction) -> UInt32 {
+        precondition(type.rawValue < 1 << 31, "relationship type id \(type.rawValue) out of range")
+        return (direction == .incoming ? 1 << 31 : 0) | type.rawValue
     }
+
+    /// The words a segment of `count` entries takes: outgoing entries carry their relationship id.
+    @inline(__always)
+    static func words(key: UInt32, count: Int) -> Int { key >> 31 == 0 ? 2 * count : count }
 
     var isEmpty: Bool { storage.isEmpty }
     var segmentCount: Int { storage.isEmpty ? 0 : Int(storage[0]) }
@@ -33,12 +41,13 @@ struct NodeAdjacency: Sendable, Equatable {
         guard !storage.isEmpty else { return nil }
         let wanted = Self.key(type, direction)
         let n = Int(storage[0])
-        var start = 1 + n
-        for d in 1...n {
-            let word = storage[d]
-            let count = Int(word & 0xFFFF_FFFF)
-            if word & ~0xFFFF_FFFF == wanted { return (d, start, count) }
-            start += count
+        var start = 1 + 2 * n
+        var d = 1
+        while d < 1 + 2 * n {
+            let key = storage[d], count = Int(storage[d + 1])
+            if key == wanted { return (d, start, count) }
+            start += Self.words(key: key, count: count)
+            d += 2
         }
         return nil
     }
@@ -47,20 +56,32 @@ struct NodeAdjacency: Sendable, Equatable {
     @inline(__always)
     func list(_ type: RelationshipTypeID, _ direction: Direction) -> AdjacencyList {
         guard let s = segment(type, direction) else { return AdjacencyList() }
-        return AdjacencyList(storage, start: s.start, count: s.count)
+        return AdjacencyList(storage, start: s.start, count: s.count,
+                             relationshipStart: direction == .outgoing ? s.start + s.count : -1)
     }
 
-    /// The type of the outgoing list holding the packed entry `packed`, if one does.
+    /// The type of the outgoing list holding (neighbor, relationship), if one does.
     /// - Complexity: O(segments + log degree).
-    func outgoingType(holding packed: UInt64) -> RelationshipTypeID? {
-        var start = 1 + segmentCount
-        for d in stride(from: 1, through: segmentCount, by: 1) {
-            let word = storage[d]
-            if word >> 63 == 1 { return nil }   // the incoming segments follow the outgoing ones
-            let end = start + Int(word & 0xFFFF_FFFF)
-            let i = storage.lowerBound(of: packed, in: start..<end)
-            if i < end && storage[i] == packed { return RelationshipTypeID(rawValue: UInt32(truncatingIfNeeded: word >> 32)) }
-            start = end
+    func outgoingType(of relationship: RelationshipID, to neighbor: NodeID) -> RelationshipTypeID? {
+        forEachOutgoing { type, list in
+            for p in list.positions(ofNeighbor: neighbor) where list.relationship(at: p) == relationship { return type }
+            return nil
+        }
+    }
+
+    /// The first non-nil answer of `body` over the outgoing lists, in type order.
+    private func forEachOutgoing<T>(_ body: (RelationshipTypeID, AdjacencyList) -> T?) -> T? {
+        let n = segmentCount
+        var start = 1 + 2 * n
+        var d = 1
+        while d < 1 + 2 * n {
+            let key = storage[d], count = Int(storage[d + 1])
+            if key >> 31 == 1 { return nil }   // the incoming segments follow the outgoing ones
+            if let answer = body(RelationshipTypeID(rawValue: key), AdjacencyList(storage, start: start, count: count, relationshipStart: start + count)) {
+                return answer
+            }
+            start += 2 * count
+            d += 2
         }
         return nil
     }
@@ -68,71 +89,98 @@ struct NodeAdjacency: Sendable, Equatable {
     /// The types with a non-empty list in `direction`, ascending.
     func types(_ direction: Direction) -> [RelationshipTypeID] {
         var result: [RelationshipTypeID] = []
-        for d in stride(from: 1, through: segmentCount, by: 1) {
-            let word = storage[d]
-            if (word >> 63 == 1) == (direction == .incoming) {
-                result.append(RelationshipTypeID(rawValue: UInt32(truncatingIfNeeded: word >> 32) & 0x7FFF_FFFF))
-            }
+        for d in stride(from: 1, to: 1 + 2 * segmentCount, by: 2) where (storage[d] >> 31 == 1) == (direction == .incoming) {
+            result.append(RelationshipTypeID(rawValue: storage[d] & 0x7FFF_FFFF))
         }
         return result
     }
 
-    /// Every segment's (type, direction, entries), in layout order.
+    /// Every segment's (type, direction, list), in layout order.
     func forEachSegment(_ body: (RelationshipTypeID, Direction, AdjacencyList) throws -> Void) rethrows {
-        var start = 1 + segmentCount
-        for d in stride(from: 1, through: segmentCount, by: 1) {
-            let word = storage[d]
-            let count = Int(word & 0xFFFF_FFFF)
-            let type = RelationshipTypeID(rawValue: UInt32(truncatingIfNeeded: word >> 32) & 0x7FFF_FFFF)
-            try body(type, word >> 63 == 1 ? .incoming : .outgoing, AdjacencyList(storage, start: start, count: count))
-            start += count
+        let n = segmentCount
+        var start = 1 + 2 * n
+        for d in stride(from: 1, to: 1 + 2 * n, by: 2) {
+            let key = storage[d], count = Int(storage[d + 1])
+            let outgoing = key >> 31 == 0
+            try body(RelationshipTypeID(rawValue: key & 0x7FFF_FFFF), outgoing ? .outgoing : .incoming,
+                     AdjacencyList(storage, start: start, count: count, relationshipStart: outgoing ? start + count : -1))
+            start += Self.words(key: key, count: count)
         }
+    }
+
+    /// Where (neighbor, relationship) goes in, or is in, the outgoing segment `s`: its position
+    /// among the segment's entries and whether it is there.
+    private func outgoingPosition(_ neighbor: UInt32, _ relationship: UInt32, in s: (descriptor: Int, start: Int, count: Int)) -> (Int, Bool) {
+        let end = s.start + s.count
+        var i = storage.lowerBound(of: neighbor, in: s.start..<end)
+        while i < end && storage[i] == neighbor {
+            let r = storage[i + s.count]
+            if r == relationship { return (i - s.start, true) }
+            if r > relationship { break }
+            i += 1
+        }
+        return (i - s.start, false)
     }
 
     /// - Complexity: O(degree of the node) for the shift of the words after the insertion point.
     mutating func insert(_ entry: Adjacency, type: RelationshipTypeID, direction: Direction) {
-        let packed = entry.packed
+        let neighbor = entry.neighbor.rawValue, relationship = entry.relationship.rawValue
         if let s = segment(type, direction) {
-            let i = storage.lowerBound(of: packed, in: s.start..<(s.start + s.count))
-            storage.insert(packed, at: i)
-            storage[s.descriptor] += 1
+            if direction == .outgoing {
+                let (i, _) = outgoingPosition(neighbor, relationship, in: s)
+                // The id first: its position is not moved by the neighbour's insertion before it.
+                storage.insert(relationship, at: s.start + s.count + i)
+                storage.insert(neighbor, at: s.start + i)
+            } else {
+                storage.insert(neighbor, at: storage.lowerBound(of: neighbor, in: s.start..<(s.start + s.count)))
+            }
+            storage[s.descriptor + 1] += 1
             return
         }
         // A new segment: its descriptor goes in key order, its entries where that order puts them.
         let key = Self.key(type, direction)
+        let words: [UInt32] = direction == .outgoing ? [neighbor, relationship] : [neighbor]
         if storage.isEmpty {
-            storage = [1, key | 1, packed]
+            storage = [1, key, 1] + words
             return
         }
         let n = Int(storage[0])
-        var d = 1, start = 1 + n
-        while d <= n, storage[d] & ~0xFFFF_FFFF < key {
-            start += Int(storage[d] & 0xFFFF_FFFF)
-            d += 1
+        var d = 1, start = 1 + 2 * n
+        while d < 1 + 2 * n, storage[d] < key {
+            start += Self.words(key: storage[d], count: Int(storage[d + 1]))
+            d += 2
         }
-        storage.insert(packed, at: start)
-        storage.insert(key | 1, at: d)
+        storage.insert(contentsOf: words, at: start)
+        storage.insert(contentsOf: [key, 1], at: d)
         storage[0] += 1
     }
 
-    /// Removes `entry` if present; an emptied segment is dropped, an emptied node frees its
-    /// buffer, and a buffer down to a quarter of its capacity is reallocated at twice its size,
-    /// so a hub that loses most of its friends gives the memory back (amortised O(1)).
+    /// Removes `entry` if present (for an incoming list: one entry naming its neighbour); an
+    /// emptied segment is dropped, an emptied node frees its buffer, and a buffer down to a
+    /// quarter of its capacity is reallocated at twice its size, so a hub that loses most of its
+    /// friends gives the memory back (amortised O(1)).
     mutating func remove(_ entry: Adjacency, type: RelationshipTypeID, direction: Direction) {
         guard let s = segment(type, direction) else { return }
-        let packed = entry.packed
-        let i = storage.lowerBound(of: packed, in: s.start..<(s.start + s.count))
-        guard i < s.start + s.count, storage[i] == packed else { return }
-        storage.remove(at: i)
+        let neighbor = entry.neighbor.rawValue
+        if direction == .outgoing {
+            let (i, found) = outgoingPosition(neighbor, entry.relationship.rawValue, in: s)
+            guard found else { return }
+            storage.remove(at: s.start + s.count + i)
+            storage.remove(at: s.start + i)
+        } else {
+            let i = storage.lowerBound(of: neighbor, in: s.start..<(s.start + s.count))
+            guard i < s.start + s.count, storage[i] == neighbor else { return }
+            storage.remove(at: i)
+        }
         if s.count == 1 {
             if storage[0] == 1 {
                 storage = []
                 return
             }
-            storage.remove(at: s.descriptor)
+            storage.removeSubrange(s.descriptor..<(s.descriptor + 2))
             storage[0] -= 1
         } else {
-            storage[s.descriptor] -= 1
+            storage[s.descriptor + 1] -= 1
         }
         let count = storage.count
         if storage.capacity >= Self.shrinkThreshold, count <= storage.capacity / 4 {
@@ -146,7 +194,7 @@ struct NodeAdjacency: Sendable, Equatable {
     }
 
     /// A node's buffer written in one go (GraphBuilder): `words` must already hold the layout.
-    init(words: ContiguousArray<UInt64>) { storage = words }
+    init(words: ContiguousArray<UInt32>) { storage = words }
 
     init() {}
 }

@@ -21,8 +21,8 @@ import Dispatch
                     try? store.write { g in
                         let friend = g.relationshipTypeID(named: "FRIEND")!
                         let a = NodeID(Int.random(in: 0..<50, using: &rng)), b = NodeID(Int.random(in: 0..<50, using: &rng))
-                        if let existing = g.adjacency(of: a, type: friend, direction: .outgoing).first(where: { $0.neighbor == b }) {
-                            let reverse = g.adjacency(of: b, type: friend, direction: .outgoing).first { $0.neighbor == a }!
+                        if let existing = g.steps(of: a, type: friend, direction: .outgoing).first(where: { $0.neighbor == b }) {
+                            let reverse = g.steps(of: b, type: friend, direction: .outgoing).first { $0.neighbor == a }!
                             try g.deleteRelationship(existing.relationship)
                             if reverse.relationship != existing.relationship { try g.deleteRelationship(reverse.relationship) }
                         } else {
@@ -37,7 +37,7 @@ import Dispatch
                         let friend = g.relationshipTypeID(named: "FRIEND")!
                         var broken = 0
                         for node in g.nodeIDs() {
-                            for step in g.adjacency(of: node, type: friend, direction: .outgoing)
+                            for step in g.steps(of: node, type: friend, direction: .outgoing)
                             where !g.adjacency(of: step.neighbor, type: friend, direction: .outgoing).contains(neighbor: node) {
                                 broken += 1
                             }

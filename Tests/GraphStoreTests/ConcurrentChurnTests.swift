@@ -16,9 +16,9 @@ import Testing
         guard let friend = g.relationshipTypeID(named: "FRIEND") else { return 0 }
         var broken = 0
         for node in g.nodeIDs() {
-            for step in g.adjacency(of: node, type: friend, direction: .outgoing) {
+            for step in g.steps(of: node, type: friend, direction: .outgoing) {
                 if !g.adjacency(of: step.neighbor, type: friend, direction: .outgoing).contains(neighbor: node) { broken += 1 }
-                if !g.adjacency(of: step.neighbor, type: friend, direction: .incoming)
+                if !g.steps(of: step.neighbor, type: friend, direction: .incoming)
                     .contains(Adjacency(neighbor: node, relationship: step.relationship)) { broken += 1 }
                 if !g.contains(step.relationship) || g.startNode(of: step.relationship) != node
                     || g.endNode(of: step.relationship) != step.neighbor { broken += 1 }

@@ -17,7 +17,7 @@ extension Graph {
             lines.append("n\(node.rawValue) \(labels(of: node).map(\.rawValue)) \(props)")
             for type in relationshipTypeNames.indices.map(RelationshipTypeID.init) {
                 for direction in [Direction.outgoing, .incoming] {
-                    let adj = adjacency(of: node, type: type, direction: direction)
+                    let adj = steps(of: node, type: type, direction: direction)
                     if !adj.isEmpty {
                         lines.append("  \(type.rawValue)\(direction) \(adj.map { "\($0.neighbor.rawValue)/\($0.relationship.rawValue)" })")
                     }

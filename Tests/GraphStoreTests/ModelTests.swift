@@ -52,8 +52,8 @@ struct GraphModel: Equatable {
                 let incoming = relationships.filter { $0.value.type == type && $0.value.end == node }
                     .map { Adjacency(neighbor: $0.value.start, relationship: $0.key) }
                     .sorted { ($0.neighbor, $0.relationship) < ($1.neighbor, $1.relationship) }
-                #expect(Array(graph.adjacency(of: node, type: type, direction: .outgoing)) == out)
-                #expect(Array(graph.adjacency(of: node, type: type, direction: .incoming)) == incoming)
+                #expect(graph.steps(of: node, type: type, direction: .outgoing) == out)
+                #expect(graph.steps(of: node, type: type, direction: .incoming) == incoming)
             }
         }
     }

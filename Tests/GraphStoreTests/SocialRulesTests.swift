@@ -20,7 +20,7 @@ import GraphStore
         #expect(try SocialGraphBuilder.write(&g) { try $0.sendFriendRequest(from: u(0), to: u(4), at: 10) } == .sent)
         #expect(try SocialGraphBuilder.write(&g) { try $0.sendFriendRequest(from: u(0), to: u(4), at: 11) } == .alreadyPending)
         let s = schema(g)
-        let requests = g.adjacency(of: u(0), type: try #require(s.friendRequest), direction: .outgoing)
+        let requests = g.steps(of: u(0), type: try #require(s.friendRequest), direction: .outgoing)
         #expect(requests.count == 1 && requests[0].neighbor == u(4))
         #expect(g.property(try #require(s.createdAt), of: requests[0].relationship) == .integer(10))
         var scratch = TraversalScratch()
@@ -60,7 +60,7 @@ import GraphStore
         let s = schema(g)
         #expect(g.areFriends(u(0), u(5), schema: s) && g.areFriends(u(5), u(0), schema: s))
         #expect(g.adjacency(of: u(0), type: try #require(s.friendRequest), direction: .outgoing).isEmpty)
-        let friendship = g.adjacency(of: u(0), type: try #require(s.friend), direction: .outgoing).filter { $0.neighbor == u(5) }
+        let friendship = g.steps(of: u(0), type: try #require(s.friend), direction: .outgoing).filter { $0.neighbor == u(5) }
         #expect(friendship.count == 1)
         #expect(g.property(try #require(s.createdAt), of: friendship[0].relationship) == .integer(8))
         // Newest first puts the new friend before the timeless old ones.

@@ -73,8 +73,8 @@ struct ImportInstallTests {
                         == graph.properties(of: node).map { "\($0.key.rawValue)=\($0.value)" })
                 for type in graph.relationshipTypeNames.indices.map(RelationshipTypeID.init) {
                     for direction in [Direction.outgoing, .incoming] {
-                        #expect(Array(built.adjacency(of: node, type: type, direction: direction))
-                                == Array(graph.adjacency(of: node, type: type, direction: direction)))
+                        #expect(built.steps(of: node, type: type, direction: direction)
+                                == graph.steps(of: node, type: type, direction: direction))
                     }
                 }
             }

@@ -117,7 +117,7 @@ extension ExecutionContext {
                 }
             }
         case .expand(let from, let relationshipSlot, let to, let types, let direction, let toIsBound,
-                     let relationshipIsBound, let exclude):
+                     let relationshipIsBound, let exclude, let bindsRelationship):
             guard case .node(let start) = row[from] else { return true }
             if toIsBound, !row[to].isNode { return true }
             let typeIDs = typeIDs(types)
@@ -146,29 +146,64 @@ extension ExecutionContext {
                     let list = withGraph { $0.adjacency(of: start, type: type, direction: way) }
                     let positions = boundEnd.map { list.positions(ofNeighbor: $0) } ?? list.indices
                     for position in positions {
-                        let adjacency = list[position]
+                        let neighbor = list[position]
                         // Undirected: a self-loop is in both lists of its node; take it once.
-                        if direction == .either, way == .incoming, adjacency.neighbor == start { continue }
-                        let relationship = RuntimeValue.relationship(adjacency.relationship)
-                        if exclude.contains(where: { row[$0] == relationship || row[$0].listContains(relationship) }) { continue }
-                        if relationshipIsBound, row[relationshipSlot] != relationship { continue }
-                        if toIsBound, row[to] != .node(adjacency.neighbor) { continue }
+                        if direction == .either, way == .incoming, neighbor == start { continue }
+                        // An outgoing entry carries its relationship; an incoming one's is looked
+                        // up in the neighbour's list, and only when something reads it.
+                        var id: RelationshipID? = list.hasRelationshipIDs ? list.relationship(at: position) : nil
+                        if !exclude.isEmpty, clashes(start, neighbor, type, list, position, &id, exclude, row) { continue }
+                        if relationshipIsBound,
+                           row[relationshipSlot] != .relationship(resolve(&id, start, type, list, position)) { continue }
+                        if toIsBound, row[to] != .node(neighbor) { continue }
                         try watchdog.tick()
                         if !farLabels.isEmpty, !withGraph({ g in
                             // A loop, not allSatisfy: a closure reading `g` would capture (copy) it.
-                            for label in farLabels where !g.node(adjacency.neighbor, hasLabel: label) { return false }
+                            for label in farLabels where !g.node(neighbor, hasLabel: label) { return false }
                             return true
                         }) {
                             continue
                         }
-                        row[relationshipSlot] = relationship
-                        row[to] = .node(adjacency.neighbor)
+                        row[relationshipSlot] = bindsRelationship ? .relationship(resolve(&id, start, type, list, position)) : .null
+                        row[to] = .node(neighbor)
                         guard try match(operators, next, &row, emit) else { return false }
                     }
                 }
             }
         }
         return true
+    }
+
+    /// The relationship of entry `position` of `node`'s `list` (of `type`), looked up once.
+    @inline(__always)
+    func resolve(_ id: inout RelationshipID?, _ node: NodeID, _ type: RelationshipTypeID, _ list: AdjacencyList, _ position: Int) -> RelationshipID {
+        if let id { return id }
+        let found = withGraph { $0.incomingRelationship(of: node, type: type, in: list, at: position) }
+        id = found
+        return found
+    }
+
+    /// Whether the relationship of entry `position` of `node`'s `list` is one the row already
+    /// holds in an `exclude` slot (openCypher's relationship uniqueness). A held relationship
+    /// can only be this one if it joins the same two nodes, so the entry's own id is looked up
+    /// only then.
+    func clashes(_ node: NodeID, _ neighbor: NodeID, _ type: RelationshipTypeID, _ list: AdjacencyList, _ position: Int,
+                 _ id: inout RelationshipID?, _ exclude: [Int], _ row: Row) -> Bool {
+        for slot in exclude {
+            switch row[slot] {
+            case .relationship(let other):
+                let sameEnds = withGraph { g in
+                    guard g.contains(other) else { return false }
+                    let (s, e) = (g.startNode(of: other), g.endNode(of: other))
+                    return (s == node && e == neighbor) || (s == neighbor && e == node)
+                }
+                if sameEnds, other == resolve(&id, node, type, list, position) { return true }
+            case .list(let held):
+                if held.contains(.relationship(resolve(&id, node, type, list, position))) { return true }
+            default: break
+            }
+        }
+        return false
     }
 
     /// Whether `node` has the label named `label` (false for a label the graph never saw).
@@ -231,14 +266,17 @@ extension ExecutionContext {
         }
         for way in directions {
             for type in settings.types {
-                for adjacency in withGraph({ $0.adjacency(of: node, type: type, direction: way) }) {
-                    if settings.direction == .either, way == .incoming, adjacency.neighbor == node { continue }
-                    let r = adjacency.relationship
+                let list = withGraph { $0.adjacency(of: node, type: type, direction: way) }
+                for position in list.indices {
+                    let neighbor = list[position]
+                    if settings.direction == .either, way == .incoming, neighbor == node { continue }
+                    var id: RelationshipID? = list.hasRelationshipIDs ? list.relationship(at: position) : nil
+                    let r = resolve(&id, node, type, list, position)
                     if path.contains(r) || settings.excluded.contains(r) { continue }
                     if !settings.properties.isEmpty,
                        try !propertiesMatch(settings.properties, of: .relationship(r), row) { continue }
                     path.append(r)
-                    let going = try walk(from: adjacency.neighbor, depth: depth + 1, path: &path, row: &row,
+                    let going = try walk(from: neighbor, depth: depth + 1, path: &path, row: &row,
                                          settings: settings, next)
                     path.removeLast()
                     guard going else { return false }

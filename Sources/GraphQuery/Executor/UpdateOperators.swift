@@ -143,7 +143,7 @@ extension ExecutionContext {
             for node in nodes where graph.contains(node) {
                 for direction in [Direction.outgoing, .incoming] {
                     for type in graph.relationshipTypes(of: node, direction: direction) {
-                        for adjacency in graph.adjacency(of: node, type: type, direction: direction)
+                        for adjacency in graph.steps(of: node, type: type, direction: direction)
                         where seenRelationships.insert(adjacency.relationship).inserted {
                             relationships.append(adjacency.relationship)
                         }

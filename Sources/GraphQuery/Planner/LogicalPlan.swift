@@ -15,8 +15,11 @@ indirect enum PatternOperator: Sendable {
     /// Follows relationships of `types` (all when empty) from the node in `from`.
     /// `to` already holding a node makes this a check; `exclude` are the relationship slots
     /// this MATCH bound earlier, which must differ (openCypher's relationship uniqueness).
+    /// `bindsRelationship` false: nothing reads the relationship (anonymous, unfiltered, not
+    /// in a path, no later uniqueness check), so its slot gets null instead of an id that an
+    /// incoming list would have to look up.
     case expand(from: Int, relationship: Int, to: Int, types: [String], direction: PatternDirection,
-                toIsBound: Bool, relationshipIsBound: Bool, exclude: [Int])
+                toIsBound: Bool, relationshipIsBound: Bool, exclude: [Int], bindsRelationship: Bool)
     /// The node in `slot` must have all `labels` and property values equal to `properties`.
     case nodeFilter(slot: Int, labels: [String], properties: [(key: String, value: Expression)])
     /// The relationship in `slot` must have property values equal to `properties`.

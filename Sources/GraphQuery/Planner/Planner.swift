@@ -105,7 +105,9 @@ enum Planner {
                 operators.append(.expand(from: from.slot, relationship: relationship.slot, to: to.slot,
                                          types: relationship.types, direction: direction,
                                          toIsBound: bound.contains(to.slot), relationshipIsBound: relationshipIsBound,
-                                         exclude: relationshipIsBound ? [] : relationshipsOfClause))
+                                         exclude: relationshipIsBound ? [] : relationshipsOfClause,
+                                         bindsRelationship: relationship.isNamed || pattern.pathSlot != nil
+                                            || !relationship.properties.isEmpty || relationshipIsBound))
                 if !relationship.properties.isEmpty {
                     operators.append(.relationshipFilter(slot: relationship.slot, properties: relationship.properties))
                 }
@@ -123,6 +125,23 @@ enum Planner {
                 bound.insert(pathSlot)
                 placeReady()
             }
+        }
+        // A relationship a later uniqueness check compares must be bound too.
+        var compared = Set<Int>()
+        for op in operators {
+            switch op {
+            case .expand(_, _, _, _, _, _, _, let exclude, _), .variableExpand(_, _, _, _, _, _, _, _, _, let exclude):
+                compared.formUnion(exclude)
+            default: break
+            }
+        }
+        operators = operators.map { op in
+            if case .expand(let from, let r, let to, let types, let direction, let toIsBound, let isBound, let exclude, false) = op,
+               compared.contains(r) {
+                return .expand(from: from, relationship: r, to: to, types: types, direction: direction, toIsBound: toIsBound,
+                               relationshipIsBound: isBound, exclude: exclude, bindsRelationship: true)
+            }
+            return op
         }
         // What is left reads something a plan cannot place (a pattern predicate, an aggregate).
         let rest = conjuncts.dropFirst().reduce(conjuncts.first) { all, next in all.map { .binary(.and, $0, next) } }

@@ -27,6 +27,14 @@ struct SocialFriendsProcedure: Procedure {
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
         // A loop, not `map`: a closure reading `graph` would capture (copy) it.
         var rows: [[RuntimeValue]] = []
+        if order == .byID, schema.createdAt == nil {
+            // No relationship has a `created_at`: every `since` is null, so the FRIEND
+            // relationships themselves are not needed (an incoming one would be looked up).
+            for id in graph.friendIDs(of: user, schema: schema).prefix(max(0, limit ?? Int.max)) {
+                rows.append([.node(NodeID(rawValue: id)), .null])
+            }
+            return rows
+        }
         for friend in graph.friends(of: user, schema: schema, order: order, limit: limit) {
             let since: RuntimeValue = if let key = schema.createdAt { RuntimeValue(graph.property(key, of: friend.relationship)) } else { .null }
             rows.append([.node(friend.node), since])

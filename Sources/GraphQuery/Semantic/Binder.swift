@@ -148,7 +148,7 @@ struct Binder {
             for (relationship, s) in zip(part.relationships, shape.relationships) {
                 bound.relationships.append(BoundRelationshipPattern(
                     slot: s, types: relationship.types, properties: try resolve(relationship.properties),
-                    direction: relationship.direction, length: relationship.length))
+                    direction: relationship.direction, length: relationship.length, isNamed: relationship.variable != nil))
             }
             patterns.append(bound)
         }
@@ -415,7 +415,7 @@ extension Binder {
         bound.plan = operators.map { op in
             // (Not in a pattern comprehension: there every relationship is one element.)
             if pattern.projection == nil,
-               case .expand(let from, let relationship, let to, let types, let direction, true, false, let exclude) = op,
+               case .expand(let from, let relationship, let to, let types, let direction, true, false, let exclude, _) = op,
                exclude.isEmpty, relationship >= scope.width, !named.contains(relationship),
                !operators.contains(where: { if case .relationshipFilter(relationship, _) = $0 { true } else { false } }) {
                 return .adjacencyCheck(from: from, to: to, types: types, direction: direction)

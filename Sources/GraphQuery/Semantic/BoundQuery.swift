@@ -17,6 +17,8 @@ struct BoundRelationshipPattern: Sendable {
     var direction: PatternDirection
     /// Hop bounds of a variable-length relationship, whose slot then holds a list of relationships.
     var length: VariableLength? = nil
+    /// Whether the query names the relationship (`[r:FRIEND]`), so that later clauses may read it.
+    var isNamed = true
 }
 
 /// A pattern chain: `nodes.count == relationships.count + 1`; relationship i joins node i and i+1.

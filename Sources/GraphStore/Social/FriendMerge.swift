@@ -1,18 +1,18 @@
 // FriendMerge.swift — the friends of one node as one sorted sequence. FRIEND is stored once per
 // pair and matched either way, so a node's friends are its outgoing and incoming FRIEND lists,
 // both sorted by neighbour id: a merge yields them in ascending order, duplicates and self dropped.
-// This is the innermost loop of every 2-hop kernel, so it reads the packed entries directly.
+// This is the innermost loop of every 2-hop kernel, so it reads the neighbour ids by pointer.
 
 /// Iterates a node's friends in ascending neighbour id: the merge of its outgoing and incoming
-/// FRIEND adjacency. A pair stored twice (both directions, or two parallel edges) yields once;
-/// a self-loop never yields. No allocation.
-struct FriendMerge: IteratorProtocol {
+/// FRIEND neighbour ids. A pair stored twice (both directions, or two parallel edges) yields
+/// once; a self-loop never yields. No allocation.
+struct FriendMerge {
     /// Held so that the buffers behind `a` and `b` stay alive (and unchanged: the graph is an
     /// immutable value for the length of a read) while the merge runs.
     let outgoing: AdjacencyList
     let incoming: AdjacencyList
-    let a: UnsafePointer<UInt64>
-    let b: UnsafePointer<UInt64>
+    let a: UnsafePointer<UInt32>
+    let b: UnsafePointer<UInt32>
     let na: Int
     let nb: Int
     let owner: UInt32
@@ -22,17 +22,17 @@ struct FriendMerge: IteratorProtocol {
     var previous: UInt32
 
     /// Stands in for the base address of an empty list (never read: its count is 0).
-    @inline(__always) private static var empty: UnsafePointer<UInt64> {
-        UnsafePointer(bitPattern: MemoryLayout<UInt64>.alignment)!  // a non-null constant, never dereferenced
+    @inline(__always) private static var empty: UnsafePointer<UInt32> {
+        UnsafePointer(bitPattern: MemoryLayout<UInt32>.alignment)!  // a non-null constant, never dereferenced
     }
 
     @inline(__always) init(_ graph: Graph, _ node: NodeID, _ friend: RelationshipTypeID?) {
         outgoing = graph.socialAdjacency(of: node, friend, .outgoing)
         incoming = graph.socialAdjacency(of: node, friend, .incoming)
-        a = outgoing.entries.withUnsafeBufferPointer { $0.baseAddress } ?? FriendMerge.empty
-        b = incoming.entries.withUnsafeBufferPointer { $0.baseAddress } ?? FriendMerge.empty
-        na = outgoing.entries.count
-        nb = incoming.entries.count
+        a = outgoing.neighborIDs.withUnsafeBufferPointer { $0.baseAddress } ?? FriendMerge.empty
+        b = incoming.neighborIDs.withUnsafeBufferPointer { $0.baseAddress } ?? FriendMerge.empty
+        na = outgoing.count
+        nb = incoming.count
         owner = node.rawValue
         previous = node.rawValue
     }
@@ -40,27 +40,21 @@ struct FriendMerge: IteratorProtocol {
     /// Upper bound of the number of friends (exact when every pair is stored once).
     var capacityHint: Int { na + nb }
 
-    @inline(__always) static func neighbor(_ packed: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: packed >> 32) }
-
-    @inline(__always) mutating func next() -> Adjacency? {
+    /// The next friend with where it was found: a position in the outgoing list, or else in
+    /// the incoming one (for a caller that wants the FRIEND relationship too), or nil.
+    @inline(__always) mutating func nextStep() -> (id: UInt32, outgoing: Bool, position: Int)? {
         while true {
-            let packed: UInt64
-            if i < na {
-                if j < nb {
-                    let x = a[i], y = b[j]
-                    if x >> 32 <= y >> 32 { packed = x; i &+= 1 } else { packed = y; j &+= 1 }
-                } else {
-                    packed = a[i]; i &+= 1
-                }
+            let n: UInt32, fromA: Bool, position: Int
+            if i < na && (j >= nb || a[i] <= b[j]) {
+                n = a[i]; fromA = true; position = i; i &+= 1
             } else if j < nb {
-                packed = b[j]; j &+= 1
+                n = b[j]; fromA = false; position = j; j &+= 1
             } else {
                 return nil
             }
-            let n = Self.neighbor(packed)
             if n != previous && n != owner {
                 previous = n
-                return Adjacency(neighbor: NodeID(rawValue: n), relationship: RelationshipID(rawValue: UInt32(truncatingIfNeeded: packed)))
+                return (n, fromA, position)
             }
         }
     }
@@ -71,16 +65,16 @@ struct FriendMerge: IteratorProtocol {
             let n: UInt32
             if i < na {
                 if j < nb {
-                    let x = Self.neighbor(a[i]), y = Self.neighbor(b[j])
+                    let x = a[i], y = b[j]
                     let takeA = x <= y
                     n = takeA ? x : y
                     i &+= takeA ? 1 : 0
                     j &+= takeA ? 0 : 1
                 } else {
-                    n = Self.neighbor(a[i]); i &+= 1
+                    n = a[i]; i &+= 1
                 }
             } else if j < nb {
-                n = Self.neighbor(b[j]); j &+= 1
+                n = b[j]; j &+= 1
             } else {
                 return nil
             }
@@ -99,13 +93,13 @@ struct FriendMerge: IteratorProtocol {
         // Lists that do not interleave (always the case when each pair is stored from the lower
         // id to the higher, as imports do) are walked one after the other: no merge at all.
         if i == 0 && j == 0 && na > 0 && nb > 0 {
-            if Self.neighbor(b[nb - 1]) < Self.neighbor(a[0]) {
+            if b[nb - 1] < a[0] {
                 Self.walk(b, nb, &prev, me, body)
                 Self.walk(a, na, &prev, me, body)
                 i = na; j = nb; previous = prev
                 return
             }
-            if Self.neighbor(a[na - 1]) < Self.neighbor(b[0]) {
+            if a[na - 1] < b[0] {
                 Self.walk(a, na, &prev, me, body)
                 Self.walk(b, nb, &prev, me, body)
                 i = na; j = nb; previous = prev
@@ -113,7 +107,7 @@ struct FriendMerge: IteratorProtocol {
             }
         }
         while i < na && j < nb {
-            let x = Self.neighbor(a[i]), y = Self.neighbor(b[j])
+            let x = a[i], y = b[j]
             let takeA = x <= y
             let n = takeA ? x : y
             i &+= takeA ? 1 : 0
@@ -121,22 +115,22 @@ struct FriendMerge: IteratorProtocol {
             if n != prev { prev = n; if n != me { body(n) } }
         }
         while i < na {
-            let n = Self.neighbor(a[i]); i &+= 1
+            let n = a[i]; i &+= 1
             if n != prev { prev = n; if n != me { body(n) } }
         }
         while j < nb {
-            let n = Self.neighbor(b[j]); j &+= 1
+            let n = b[j]; j &+= 1
             if n != prev { prev = n; if n != me { body(n) } }
         }
         previous = prev
     }
 
     /// Every entry of one sorted list, adjacent duplicates and the owner skipped.
-    @inline(__always) static func walk(_ p: UnsafePointer<UInt64>, _ n: Int, _ prev: inout UInt32, _ me: UInt32,
+    @inline(__always) static func walk(_ p: UnsafePointer<UInt32>, _ n: Int, _ prev: inout UInt32, _ me: UInt32,
                                        _ body: (UInt32) -> Void) {
         var k = 0
         while k < n {
-            let x = neighbor(p[k]); k &+= 1
+            let x = p[k]; k &+= 1
             if x != prev { prev = x; if x != me { body(x) } }
         }
     }

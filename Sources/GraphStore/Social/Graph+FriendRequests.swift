@@ -159,11 +159,8 @@ extension Graph {
     private mutating func deleteSocialRelationships(_ type: RelationshipTypeID?, between a: NodeID, and b: NodeID,
                                                     bothWays: Bool) throws(SocialError) {
         guard let type else { return }
-        var doomed: [RelationshipID] = []
-        for x in adjacency(of: a, type: type, direction: .outgoing) where x.neighbor == b { doomed.append(x.relationship) }
-        if bothWays {
-            for x in adjacency(of: a, type: type, direction: .incoming) where x.neighbor == b { doomed.append(x.relationship) }
-        }
+        var doomed = relationships(of: type, from: a, to: b)
+        if bothWays { doomed += relationships(of: type, from: b, to: a) }
         for rel in Set(doomed).sorted() {
             do { try deleteRelationship(rel) } catch { throw SocialError(error) }
         }

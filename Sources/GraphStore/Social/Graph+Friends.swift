@@ -29,12 +29,14 @@ extension Graph {
         var merge = FriendMerge(self, user, schema.friend)
         var result: [Friend] = []
         result.reserveCapacity(order == .byID ? min(limit ?? Int.max, merge.capacityHint) : merge.capacityHint)
-        if order == .byID {
-            let cap = limit ?? Int.max
-            while result.count < cap, let a = merge.next() { result.append(Friend(node: a.neighbor, relationship: a.relationship)) }
-            return result
+        let cap = order == .byID ? limit ?? Int.max : Int.max
+        while result.count < cap, let step = merge.nextStep() {
+            // An incoming entry's relationship is the friend's outgoing entry naming `user`.
+            let relationship = step.outgoing ? merge.outgoing.relationship(at: step.position)
+                : incomingRelationship(of: user, type: schema.friend!, in: merge.incoming, at: step.position)
+            result.append(Friend(node: NodeID(rawValue: step.id), relationship: relationship))
         }
-        while let a = merge.next() { result.append(Friend(node: a.neighbor, relationship: a.relationship)) }
+        if order == .byID { return result }
         guard let key = schema.createdAt else {
             // No relationship has a timestamp: all tie, so id order is already right.
             if let limit, result.count > limit { result.removeLast(result.count - limit) }
@@ -55,7 +57,7 @@ extension Graph {
     public func friendCount(of user: NodeID, schema: SocialSchema) -> Int {
         var merge = FriendMerge(self, user, schema.friend)
         var n = 0
-        while merge.next() != nil { n += 1 }
+        while merge.nextID() != nil { n += 1 }
         return n
     }
 

@@ -34,7 +34,7 @@ extension Graph {
     /// The host of `event`: the start of its first incoming HOSTS relationship, or nil.
     public func host(of event: NodeID, schema: SocialSchema) -> NodeID? {
         let hosts = socialAdjacency(of: event, schema.hosts, .incoming)
-        return hosts.isEmpty ? nil : hosts[hosts.startIndex].neighbor
+        return hosts.isEmpty ? nil : hosts[hosts.startIndex]
     }
 
     /// The invitable audience of `event` (hosted by `host`, or by its HOSTS host when nil):
@@ -103,9 +103,9 @@ extension Graph {
     /// Marks the host, the event's invited and attending guests and everyone blocked either way.
     func markExcluded(event: NodeID, host: NodeID, schema: SocialSchema, mark: UInt32, scratch: inout TraversalScratch) {
         scratch.marks[host.index] = mark
-        for a in socialAdjacency(of: event, schema.invited, .incoming) { scratch.marks[a.neighbor.index] = mark }
-        for a in socialAdjacency(of: event, schema.attending, .incoming) { scratch.marks[a.neighbor.index] = mark }
-        for a in socialAdjacency(of: host, schema.blocked, .outgoing) { scratch.marks[a.neighbor.index] = mark }
-        for a in socialAdjacency(of: host, schema.blocked, .incoming) { scratch.marks[a.neighbor.index] = mark }
+        for a in socialAdjacency(of: event, schema.invited, .incoming) { scratch.marks[a.index] = mark }
+        for a in socialAdjacency(of: event, schema.attending, .incoming) { scratch.marks[a.index] = mark }
+        for a in socialAdjacency(of: host, schema.blocked, .outgoing) { scratch.marks[a.index] = mark }
+        for a in socialAdjacency(of: host, schema.blocked, .incoming) { scratch.marks[a.index] = mark }
     }
 }

@@ -22,8 +22,8 @@ extension Graph {
                             scratch: inout TraversalScratch) -> [Invitation] {
         guard contains(user) else { return [] }
         var events: [(event: NodeID, attending: Bool)] = []
-        for a in socialAdjacency(of: user, schema.invited, .outgoing) { events.append((a.neighbor, false)) }
-        for a in socialAdjacency(of: user, schema.attending, .outgoing) { events.append((a.neighbor, true)) }
+        for a in socialAdjacency(of: user, schema.invited, .outgoing) { events.append((a, false)) }
+        for a in socialAdjacency(of: user, schema.attending, .outgoing) { events.append((a, true)) }
         // One row per event; attending wins over invited.
         events.sort { $0.event != $1.event ? $0.event < $1.event : ($0.attending && !$1.attending) }
         var unique: [(event: NodeID, attending: Bool)] = []
