@@ -107,7 +107,9 @@ extension Graph {
             // A run of equal neighbours is that neighbour's parallel relationships to `node`.
             let neighbor = list[p]
             let back = adjacency(of: neighbor, type: type, direction: .outgoing)
-            for q in back.positions(ofNeighbor: node) {
+            let matching = back.positions(ofNeighbor: node)
+            precondition(!matching.isEmpty, "node \(node.rawValue)'s incoming entry from \(neighbor.rawValue) is missing from its outgoing list")
+            for q in matching {
                 result.append(Adjacency(neighbor: neighbor, relationship: back.relationship(at: q)))
                 p += 1
             }
