@@ -61,7 +61,7 @@ extension Graph {
                 }
             }
             nodes[node.index].adjacency = NodeAdjacency()
-            for (id, saved) in doomed { detachRelationship(id, saved, from: node) }
+            for (id, saved) in doomed { deleteRelationship(id, saved, keepingListsOf: node) }
         }
         removeNodeRecord(node)
         nodeIDAllocator.release(node.rawValue)

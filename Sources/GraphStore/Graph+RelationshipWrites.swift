@@ -43,26 +43,14 @@ extension Graph {
         guard contains(relationship) else {
             throw GraphError(.notFound, "Cannot delete relationship \(relationship.rawValue): it does not exist")
         }
-        let saved = relationshipRecord(of: relationship)
-        let properties = relationshipProperties[relationship]
-        removeRelationshipRecord(relationship)
-        relationshipIDAllocator.release(relationship.rawValue)
-        record(undo: .undeleteRelationship(relationship, saved, properties: properties), redo: .deleteRelationship(relationship))
+        deleteRelationship(relationship, relationshipRecord(of: relationship), keepingListsOf: nil)
     }
 
-    /// Deletes relationship `id` (`saved`: its type and ends) of a node being detach-deleted,
-    /// whose own lists are already gone: only the other end's list changes.
-    mutating func detachRelationship(_ id: RelationshipID, _ saved: RelationshipRecord, from node: NodeID) {
+    /// Deletes relationship `id` (`saved`: its type and ends) and logs it. `node`, when given,
+    /// is a node being detach-deleted whose own buffer is already gone: its lists are left alone.
+    mutating func deleteRelationship(_ id: RelationshipID, _ saved: RelationshipRecord, keepingListsOf node: NodeID?) {
         let properties = relationshipProperties[id]
-        if saved.start != node {
-            nodes[saved.start.index].adjacency.remove(Adjacency(neighbor: saved.end, relationship: id), type: saved.type, direction: .outgoing)
-        }
-        if saved.end != node {
-            nodes[saved.end.index].adjacency.remove(Adjacency(neighbor: saved.start, relationship: id), type: saved.type, direction: .incoming)
-        }
-        relationshipProperties[id] = nil
-        relationships[id.index] = .free
-        liveRelationshipCount -= 1
+        removeRelationshipRecord(id, saved, keepingListsOf: node)
         relationshipIDAllocator.release(id.rawValue)
         record(undo: .undeleteRelationship(id, saved, properties: properties), redo: .deleteRelationship(id))
     }
@@ -90,10 +78,16 @@ extension Graph {
         liveRelationshipCount += 1
     }
 
-    mutating func removeRelationshipRecord(_ id: RelationshipID) {
-        let record = relationshipRecord(of: id)
-        nodes[record.start.index].adjacency.remove(Adjacency(neighbor: record.end, relationship: id), type: record.type, direction: .outgoing)
-        nodes[record.end.index].adjacency.remove(Adjacency(neighbor: record.start, relationship: id), type: record.type, direction: .incoming)
+    /// Removes relationship `id` (`record`: its type and ends, looked up when nil) from both
+    /// ends' lists, except those of `node`, and frees its slot.
+    mutating func removeRelationshipRecord(_ id: RelationshipID, _ record: RelationshipRecord? = nil, keepingListsOf node: NodeID? = nil) {
+        let record = record ?? relationshipRecord(of: id)
+        if record.start != node {
+            nodes[record.start.index].adjacency.remove(Adjacency(neighbor: record.end, relationship: id), type: record.type, direction: .outgoing)
+        }
+        if record.end != node {
+            nodes[record.end.index].adjacency.remove(Adjacency(neighbor: record.start, relationship: id), type: record.type, direction: .incoming)
+        }
         relationshipProperties[id] = nil
         relationships[id.index] = .free
         liveRelationshipCount -= 1
