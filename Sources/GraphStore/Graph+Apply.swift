@@ -27,8 +27,14 @@ extension Graph {
             try addLabel(label, to: node)
         case .removeLabel(let node, let label):
             try removeLabel(label, from: node)
-        case .deleteRelationship(let rel):
-            try deleteRelationship(rel)
+        case .deleteRelationship(let relationship):
+            try deleteRelationship(relationship)
+        case .deleteRelationshipByID(let id):
+            let slot = contains(id) ? relationshipSlots()[id.index] : RelationshipRecord()
+            guard slot.isLive else {
+                throw GraphError(.notFound, "Cannot delete relationship \(id.rawValue): it does not exist")
+            }
+            try deleteRelationship(Relationship(id: id, type: slot.type, start: slot.start, end: slot.end))
         case .deleteNode(let node):
             try deleteNode(node, detach: false)
         case .createIndex(let descriptor):

@@ -48,20 +48,20 @@ extension Graph {
             // Every relationship is resolved first (id, type, ends); then the node's own buffer
             // (possibly huge: a hub) goes in one piece and only the neighbours' lists shift:
             // O(degree + Σ neighbour degrees), not O(degree²). A self-loop, in both lists, goes once.
-            var doomed: [(RelationshipID, RelationshipRecord)] = []
+            var doomed: [Relationship] = []
             record.adjacency.forEachSegment { type, direction, list in
                 if direction == .outgoing {
                     for p in list.indices {
-                        doomed.append((list.relationship(at: p), RelationshipRecord(type: type, start: node, end: list[p])))
+                        doomed.append(Relationship(id: list.relationship(at: p), type: type, start: node, end: list[p]))
                     }
                 } else {
                     for step in steps(of: node, type: type, direction: .incoming) where step.neighbor != node {
-                        doomed.append((step.relationship, RelationshipRecord(type: type, start: step.neighbor, end: node)))
+                        doomed.append(Relationship(id: step.relationship, type: type, start: step.neighbor, end: node))
                     }
                 }
             }
             nodes[node.index].adjacency = NodeAdjacency()
-            for (id, saved) in doomed { deleteRelationship(id, saved, keepingListsOf: node) }
+            for relationship in doomed { deleteRelationship(relationship, keepingListsOf: node) }
         }
         removeNodeRecord(node)
         nodeIDAllocator.release(node.rawValue)

@@ -1,12 +1,14 @@
 // Graph+RelationshipWrites.swift — creating and deleting relationships and their properties.
-// A relationship is its two ends (8 bytes) plus an entry in the start node's outgoing list of its
-// type (neighbour and id, 8 bytes) and the end node's incoming list (neighbour, 4 bytes); a
-// self-loop has both in the same node.
+// A relationship is an entry in the start node's outgoing list of its type (neighbour and id,
+// 8 bytes) and one in the end node's incoming list (neighbour, 4 bytes), plus a live bit; a
+// self-loop has both in the same node. Deletes take a `Relationship` (id, type, ends), which
+// every reader that found the relationship has, and check it against the lists.
 
 extension Graph {
     public mutating func createRelationship(type: RelationshipTypeID, from start: NodeID, to end: NodeID,
-                                            properties: [(key: PropertyKeyID, value: Value)]) throws(GraphError) -> RelationshipID {
-        try createRelationship(id: nil, type: type, from: start, to: end, properties: [PropertyEntry](normalizing: properties))
+                                            properties: [(key: PropertyKeyID, value: Value)]) throws(GraphError) -> Relationship {
+        let id = try createRelationship(id: nil, type: type, from: start, to: end, properties: [PropertyEntry](normalizing: properties))
+        return Relationship(id: id, type: type, start: start, end: end)
     }
 
     /// Creates a relationship with the next free id, or with `requested` (replay).
@@ -17,7 +19,7 @@ extension Graph {
         for entry in properties { try checkNames(key: entry.key) }
         if !contains(start) { throw GraphError(.notFound, "Cannot create relationship: node \(start.rawValue) does not exist") }
         if !contains(end) { throw GraphError(.notFound, "Cannot create relationship: node \(end.rawValue) does not exist") }
-        if let requested, requested.index >= relationships.count {
+        if let requested, requested.index >= relationshipIDAllocator.capacity {
             let limit = IDSlotLimit.slots(for: slotMemoryLimit, bytesPerSlot: IDSlotLimit.relationshipSlotBytes)
             if requested.index >= limit {
                 throw GraphError(.invalidMutation, "cannot create " + IDSlotLimit.refusal(
@@ -29,30 +31,31 @@ extension Graph {
             throw GraphError(.invalidMutation, "cannot create relationship \(requested!.rawValue): the id is in use")  // nil request never fails
         }
         let id = RelationshipID(rawValue: raw)
-        if relationships.count < relationshipIDAllocator.capacity {
-            relationships.append(contentsOf: repeatElement(RelationshipEnds.free, count: relationshipIDAllocator.capacity - relationships.count))
-        }
-        insertRelationshipRecord(id, RelationshipRecord(type: type, start: start, end: end), properties: properties)
-        record(undo: .uncreateRelationship(id, allocation),
+        let relationship = Relationship(id: id, type: type, start: start, end: end)
+        insertRelationshipRecord(relationship, properties: properties)
+        record(undo: .uncreateRelationship(relationship, allocation),
                redo: .createRelationship(id, type: type, from: start, to: end, properties: properties))
         return id
     }
 
-    public mutating func deleteRelationship(_ relationship: RelationshipID) throws(GraphError) {
+    /// Deletes `relationship`, which must exist with the type and ends it names.
+    public mutating func deleteRelationship(_ relationship: Relationship) throws(GraphError) {
         requireTransaction()
         guard contains(relationship) else {
-            throw GraphError(.notFound, "Cannot delete relationship \(relationship.rawValue): it does not exist")
+            let what = contains(relationship.id) ? "it does not join node \(relationship.start.rawValue) to node "
+                + "\(relationship.end.rawValue) with type \(relationship.type.rawValue)" : "it does not exist"
+            throw GraphError(.notFound, "Cannot delete relationship \(relationship.id.rawValue): \(what)")
         }
-        deleteRelationship(relationship, relationshipRecord(of: relationship), keepingListsOf: nil)
+        deleteRelationship(relationship, keepingListsOf: nil)
     }
 
-    /// Deletes relationship `id` (`saved`: its type and ends) and logs it. `node`, when given,
-    /// is a node being detach-deleted whose own buffer is already gone: its lists are left alone.
-    mutating func deleteRelationship(_ id: RelationshipID, _ saved: RelationshipRecord, keepingListsOf node: NodeID?) {
-        let properties = relationshipProperties[id]
-        removeRelationshipRecord(id, saved, keepingListsOf: node)
-        relationshipIDAllocator.release(id.rawValue)
-        record(undo: .undeleteRelationship(id, saved, properties: properties), redo: .deleteRelationship(id))
+    /// Deletes `relationship` and logs it. `node`, when given, is a node being detach-deleted
+    /// whose own buffer is already gone: its lists are left alone.
+    mutating func deleteRelationship(_ relationship: Relationship, keepingListsOf node: NodeID?) {
+        let properties = relationshipProperties[relationship.id]
+        removeRelationshipRecord(relationship, keepingListsOf: node)
+        relationshipIDAllocator.release(relationship.id.rawValue)
+        record(undo: .undeleteRelationship(relationship, properties: properties), redo: .deleteRelationship(relationship))
     }
 
     /// Sets a relationship property; `.null` removes it.
@@ -70,26 +73,24 @@ extension Graph {
 
     // MARK: primitives (no validation, no logging; used by writes and by rollback)
 
-    mutating func insertRelationshipRecord(_ id: RelationshipID, _ record: RelationshipRecord, properties: [PropertyEntry]) {
-        relationships[id.index] = record.ends
-        if !properties.isEmpty { relationshipProperties[id] = properties }
-        nodes[record.start.index].adjacency.insert(Adjacency(neighbor: record.end, relationship: id), type: record.type, direction: .outgoing)
-        nodes[record.end.index].adjacency.insert(Adjacency(neighbor: record.start, relationship: id), type: record.type, direction: .incoming)
+    mutating func insertRelationshipRecord(_ r: Relationship, properties: [PropertyEntry]) {
+        liveRelationships.insert(r.id)
+        if !properties.isEmpty { relationshipProperties[r.id] = properties }
+        nodes[r.start.index].adjacency.insert(Adjacency(neighbor: r.end, relationship: r.id), type: r.type, direction: .outgoing)
+        nodes[r.end.index].adjacency.insert(Adjacency(neighbor: r.start, relationship: r.id), type: r.type, direction: .incoming)
         liveRelationshipCount += 1
     }
 
-    /// Removes relationship `id` (`record`: its type and ends, looked up when nil) from both
-    /// ends' lists, except those of `node`, and frees its slot.
-    mutating func removeRelationshipRecord(_ id: RelationshipID, _ record: RelationshipRecord? = nil, keepingListsOf node: NodeID? = nil) {
-        let record = record ?? relationshipRecord(of: id)
-        if record.start != node {
-            nodes[record.start.index].adjacency.remove(Adjacency(neighbor: record.end, relationship: id), type: record.type, direction: .outgoing)
+    /// Removes `r` from both ends' lists, except those of `node`, and frees its slot.
+    mutating func removeRelationshipRecord(_ r: Relationship, keepingListsOf node: NodeID? = nil) {
+        if r.start != node {
+            nodes[r.start.index].adjacency.remove(Adjacency(neighbor: r.end, relationship: r.id), type: r.type, direction: .outgoing)
         }
-        if record.end != node {
-            nodes[record.end.index].adjacency.remove(Adjacency(neighbor: record.start, relationship: id), type: record.type, direction: .incoming)
+        if r.end != node {
+            nodes[r.end.index].adjacency.remove(Adjacency(neighbor: r.start, relationship: r.id), type: r.type, direction: .incoming)
         }
-        relationshipProperties[id] = nil
-        relationships[id.index] = .free
+        relationshipProperties[r.id] = nil
+        liveRelationships.remove(r.id)
         liveRelationshipCount -= 1
     }
 

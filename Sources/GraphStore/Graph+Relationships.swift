@@ -1,52 +1,44 @@
 // Graph+Relationships.swift — reading relationships and adjacency.
-// Writes to relationships are in Graph+Writes.swift.
+// Writes to relationships are in Graph+RelationshipWrites.swift. A relationship is found by walking
+// a list (which tells its type and ends); by id alone only its liveness and properties are known.
 
 extension Graph {
-    public func contains(_ relationship: RelationshipID) -> Bool {
-        relationship.index < relationships.count && relationships[relationship.index].isLive
+    public func contains(_ relationship: RelationshipID) -> Bool { liveRelationships.contains(relationship) }
+
+    /// Whether `relationship` exists with the type and ends it names.
+    /// - Complexity: O(log degree of its start node).
+    public func contains(_ relationship: Relationship) -> Bool {
+        guard contains(relationship.id), relationship.start.index < nodes.count else { return false }
+        let list = adjacency(of: relationship.start, type: relationship.type, direction: .outgoing)
+        return list.positions(ofNeighbor: relationship.end).contains { list.relationship(at: $0) == relationship.id }
     }
 
-    /// - Precondition: the relationship is live.
-    public func type(of relationship: RelationshipID) -> RelationshipTypeID {
-        precondition(contains(relationship), "\(relationship) does not exist")
-        return relationshipRecord(of: relationship).type
-    }
-
-    /// - Precondition: the relationship is live.
-    public func startNode(of relationship: RelationshipID) -> NodeID {
-        precondition(contains(relationship), "\(relationship) does not exist")
-        return relationships[relationship.index].start
-    }
-
-    /// - Precondition: the relationship is live.
-    public func endNode(of relationship: RelationshipID) -> NodeID {
-        precondition(contains(relationship), "\(relationship) does not exist")
-        return relationships[relationship.index].end
-    }
-
-    /// The relationship with its type, from its ends and the start node's outgoing lists.
-    /// - Precondition: the relationship is live.
-    func relationshipRecord(of relationship: RelationshipID) -> RelationshipRecord {
-        let ends = relationships[relationship.index]
-        guard let type = nodes[ends.start.index].adjacency.outgoingType(of: relationship, to: ends.end) else {
-            preconditionFailure("relationship \(relationship.rawValue) is missing from node \(ends.start.rawValue)'s adjacency")
-        }
-        return RelationshipRecord(type: type, start: ends.start, end: ends.end)
-    }
-
-    /// The type of every relationship slot (free slots: `RelationshipRecord.freeType`), read off
-    /// the outgoing lists in one pass: for bulk readers (snapshots) that would otherwise look
-    /// each type up.
+    /// Every relationship slot (index = id; free slots have `RelationshipRecord.freeType`), read
+    /// off the outgoing lists in one pass: for bulk readers (snapshots, copies) that need the
+    /// relationships in id order. 12 bytes a slot, for as long as the caller keeps it.
     /// - Complexity: O(nodes + relationships).
-    func relationshipTypesBySlot() -> [RelationshipTypeID] {
-        var types = [RelationshipTypeID](repeating: RelationshipRecord.freeType, count: relationships.count)
-        for record in nodes where !record.adjacency.isEmpty {
-            record.adjacency.forEachSegment { type, direction, list in
+    func relationshipSlots() -> [RelationshipRecord] {
+        var slots = [RelationshipRecord](repeating: RelationshipRecord(), count: relationshipIDAllocator.capacity)
+        for n in nodes.indices where !nodes[n].adjacency.isEmpty {
+            nodes[n].adjacency.forEachSegment { type, direction, list in
                 guard direction == .outgoing else { return }
-                for p in list.indices { types[list.relationship(at: p).index] = type }
+                for p in list.indices {
+                    slots[list.relationship(at: p).index] = RelationshipRecord(type: type, start: NodeID(n), end: list[p])
+                }
             }
         }
-        return types
+        return slots
+    }
+
+    /// All live relationships with their types and ends, ascending by id.
+    /// - Complexity: O(nodes + relationships), and a transient table of 12 bytes a slot.
+    public func allRelationships() -> [Relationship] {
+        var result: [Relationship] = []
+        result.reserveCapacity(liveRelationshipCount)
+        for (i, slot) in relationshipSlots().enumerated() where slot.isLive {
+            result.append(Relationship(id: RelationshipID(i), type: slot.type, start: slot.start, end: slot.end))
+        }
+        return result
     }
 
     /// How many relationships each type has (index = type id).
@@ -70,13 +62,8 @@ extension Graph {
         relationshipProperties[relationship]?.tuples ?? []
     }
 
-    /// All live relationships, ascending.
-    public func relationshipIDs() -> [RelationshipID] {
-        var result: [RelationshipID] = []
-        result.reserveCapacity(liveRelationshipCount)
-        for i in relationships.indices where relationships[i].isLive { result.append(RelationshipID(i)) }
-        return result
-    }
+    /// All live relationship ids, ascending.
+    public func relationshipIDs() -> [RelationshipID] { liveRelationships.members }
 
     /// The adjacency of `node` for one type and ONE direction (.outgoing or .incoming): its
     /// neighbours, ascending (an outgoing list by neighbour, then relationship, with the
@@ -119,9 +106,9 @@ extension Graph {
 
     /// The relationships of `type` from `start` to `end`, ascending.
     /// - Complexity: O(log degree of `start` + the answer).
-    public func relationships(of type: RelationshipTypeID, from start: NodeID, to end: NodeID) -> [RelationshipID] {
+    public func relationships(of type: RelationshipTypeID, from start: NodeID, to end: NodeID) -> [Relationship] {
         let list = adjacency(of: start, type: type, direction: .outgoing)
-        return list.positions(ofNeighbor: end).map { list.relationship(at: $0) }
+        return list.positions(ofNeighbor: end).map { Relationship(id: list.relationship(at: $0), type: type, start: start, end: end) }
     }
 
     /// The relationship of the entry at `position` of `list`, `node`'s incoming list of `type`:

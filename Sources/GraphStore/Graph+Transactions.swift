@@ -14,8 +14,8 @@ enum UndoEntry: Sendable {
     case dropName(NameKind)
     case uncreateNode(NodeID, IDAllocator.Allocation)
     case undeleteNode(NodeID, labels: [LabelID], properties: [PropertyEntry])
-    case uncreateRelationship(RelationshipID, IDAllocator.Allocation)
-    case undeleteRelationship(RelationshipID, Graph.RelationshipRecord, properties: [PropertyEntry]?)
+    case uncreateRelationship(Relationship, IDAllocator.Allocation)
+    case undeleteRelationship(Relationship, properties: [PropertyEntry]?)
     /// Put `value` back (null: remove); `position` is where a removed entry was.
     case restoreNodeProperty(NodeID, PropertyKeyID, Value, position: Int)
     case restoreRelationshipProperty(RelationshipID, PropertyKeyID, Value, position: Int)
@@ -80,13 +80,13 @@ extension Graph {
         case .undeleteNode(let id, let labels, let properties):
             nodeIDAllocator.unrelease(id.rawValue)
             insertNodeRecord(id, labels: labels, properties: properties)
-        case .uncreateRelationship(let id, let allocation):
-            removeRelationshipRecord(id)
-            relationshipIDAllocator.undo(allocation, of: id.rawValue)
-            relationships.removeLast(relationships.count - relationshipIDAllocator.capacity)
-        case .undeleteRelationship(let id, let record, let properties):
-            relationshipIDAllocator.unrelease(id.rawValue)
-            insertRelationshipRecord(id, record, properties: properties ?? [])
+        case .uncreateRelationship(let relationship, let allocation):
+            removeRelationshipRecord(relationship)
+            relationshipIDAllocator.undo(allocation, of: relationship.id.rawValue)
+            liveRelationships.truncate(toSlots: relationshipIDAllocator.capacity)
+        case .undeleteRelationship(let relationship, let properties):
+            relationshipIDAllocator.unrelease(relationship.id.rawValue)
+            insertRelationshipRecord(relationship, properties: properties ?? [])
         case .restoreNodeProperty(let node, let key, let value, let position):
             _ = putNodeProperty(key, value, of: node, insertAt: position)
         case .restoreRelationshipProperty(let rel, let key, let value, let position):

@@ -1,6 +1,7 @@
 // Graph.swift — the in-memory property graph: its storage and the schema-name reads.
-// Nodes and relationships live in dense arrays indexed by id; adjacency is per node, per type,
-// per direction, in one buffer per node (NodeAdjacency.swift). Reads are in Graph+Nodes / Graph+Relationships, writes
+// Nodes live in a dense array indexed by id; adjacency is per node, per type, per direction, in
+// one buffer per node (NodeAdjacency.swift), and a relationship is nothing but its two adjacency
+// entries (and a live bit): readers hold it as a `Relationship` (id, type, ends). Reads are in Graph+Nodes / Graph+Relationships, writes
 // and transactions in Graph+Transactions; indexes in Graph+Indexes.
 
 /// The in-memory graph: a value type. Reads are plain methods; writes are mutating methods that
@@ -15,26 +16,15 @@ public struct Graph: Sendable {
         var adjacency = NodeAdjacency()            // every type, both directions, one buffer
     }
 
-    /// One relationship slot: 8 bytes, its two ends. The type is not stored here: it is the type
-    /// of the start node's outgoing list holding (end, id), found in O(types × log degree)
-    /// (NodeAdjacency.outgoingType). Properties live in a side table because most social edges
-    /// (FRIEND, FOLLOWS) have none. A free slot has both ends at UInt32.max, an id no node can
-    /// have (its slot alone would need 2^32 node records).
-    struct RelationshipEnds: Sendable, Equatable {
-        static let free = RelationshipEnds(start: NodeID(rawValue: .max), end: NodeID(rawValue: .max))
-        var start: NodeID
-        var end: NodeID
-        var isLive: Bool { start.rawValue != .max }
-    }
-
-    /// A relationship with its type: what GraphBuilder collects and an undo entry keeps.
+    /// A relationship slot in a table indexed by id (12 bytes): what GraphBuilder collects and
+    /// what bulk readers (snapshots) get from `relationshipSlots()`. The graph itself keeps no
+    /// such table: a relationship is its two adjacency entries and a bit in `liveRelationships`.
     struct RelationshipRecord: Sendable, Equatable {
         static let freeType = RelationshipTypeID(rawValue: .max)
         var type = freeType
         var start = NodeID(rawValue: 0)
         var end = NodeID(rawValue: 0)
         var isLive: Bool { type != Self.freeType }
-        var ends: RelationshipEnds { isLive ? RelationshipEnds(start: start, end: end) : .free }
     }
 
     var labelTable = NameTable()
@@ -43,7 +33,8 @@ public struct Graph: Sendable {
     var nodes: [NodeRecord] = []
     var nodeIDAllocator = IDAllocator()
     var liveNodeCount = 0
-    var relationships: [RelationshipEnds] = []
+    /// Which relationship ids are live; the slots are `relationshipIDAllocator.capacity`.
+    var liveRelationships = IDBitSet<RelationshipID>()
     var relationshipProperties: [RelationshipID: [PropertyEntry]] = [:]
     var relationshipIDAllocator = IDAllocator()
     var liveRelationshipCount = 0

@@ -195,9 +195,9 @@ public struct GraphBuilder: Sendable {
         swap(&records, &relationships)
         try Self.checkEndpoints(graph, records)
         AdjacencyBuild.run(&graph, records)
-        // The graph keeps only each relationship's ends (its type is in the adjacency); the
-        // 12-byte records are freed here, before the graph is handed out.
-        graph.relationships = records.map(\.ends)
+        // The graph keeps a live bit a relationship (its type and ends are in the adjacency);
+        // the 12-byte records are freed here, before the graph is handed out.
+        for i in records.indices where records[i].isLive { graph.liveRelationships.insert(RelationshipID(i)) }
         graph.relationshipIDAllocator = Self.allocator(slots: records.count) { records[$0].isLive }
         records = []
         graph.nodeIDAllocator = Self.allocator(slots: graph.nodes.count) { graph.nodes[$0].isLive }

@@ -16,7 +16,12 @@ public enum Mutation: Sendable, Equatable {
     case setRelationshipProperty(RelationshipID, PropertyKeyID, Value)
     case addLabel(NodeID, LabelID)
     case removeLabel(NodeID, LabelID)
-    case deleteRelationship(RelationshipID)
+    /// Logged with its type and ends: replay finds it in O(log degree), the graph keeping no
+    /// table of relationships by id.
+    case deleteRelationship(Relationship)
+    /// A delete logged before relationships were logged with their ends (kind 10): replay looks
+    /// the relationship up by a scan of the graph. Read, never written.
+    case deleteRelationshipByID(RelationshipID)
     /// The node has no relationships left when this is applied.
     case deleteNode(NodeID)
     case createIndex(IndexDescriptor)

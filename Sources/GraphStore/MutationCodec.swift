@@ -13,10 +13,11 @@
 //   7 setRelationshipProperty relationship, key, value
 //   8 addLabel               node, label
 //   9 removeLabel            node, label
-//  10 deleteRelationship     relationship
+//  10 deleteRelationshipByID relationship              (read only: written before kind 14)
 //  11 deleteNode             node
 //  12 createIndex            label, key, u8 unique (0 or 1)
 //  13 dropIndex              label, key
+//  14 deleteRelationship     relationship, type, start, end
 // properties  := count, (key, value){count}
 // string      := varint byte length, UTF-8 bytes
 // value       := u8 tag, then: 1 null | 2 false | 3 true | 4 integer: zigzag varint |
@@ -26,8 +27,8 @@
 /// Stable on-disk kind numbers of mutations.
 enum MutationKind: UInt8 {
     case defineLabel = 1, defineRelationshipType, definePropertyKey, createNode, createRelationship,
-         setNodeProperty, setRelationshipProperty, addLabel, removeLabel, deleteRelationship, deleteNode,
-         createIndex, dropIndex
+         setNodeProperty, setRelationshipProperty, addLabel, removeLabel, deleteRelationshipByID, deleteNode,
+         createIndex, dropIndex, deleteRelationship
 }
 
 /// Stable on-disk type tags of values.
@@ -128,7 +129,10 @@ struct ByteWriter {
             u8(MutationKind.setRelationshipProperty.rawValue); id(rel.rawValue); id(key.rawValue); self.value(value)
         case .addLabel(let node, let label): u8(MutationKind.addLabel.rawValue); id(node.rawValue); id(label.rawValue)
         case .removeLabel(let node, let label): u8(MutationKind.removeLabel.rawValue); id(node.rawValue); id(label.rawValue)
-        case .deleteRelationship(let rel): u8(MutationKind.deleteRelationship.rawValue); id(rel.rawValue)
+        case .deleteRelationship(let r):
+            u8(MutationKind.deleteRelationship.rawValue)
+            id(r.id.rawValue); id(r.type.rawValue); id(r.start.rawValue); id(r.end.rawValue)
+        case .deleteRelationshipByID(let rel): u8(MutationKind.deleteRelationshipByID.rawValue); id(rel.rawValue)
         case .deleteNode(let node): u8(MutationKind.deleteNode.rawValue); id(node.rawValue)
         case .createIndex(let d):
             u8(MutationKind.createIndex.rawValue); id(d.label.rawValue); id(d.key.rawValue); u8(d.isUnique ? 1 : 0)
@@ -243,7 +247,11 @@ struct ByteReader {
             return .setRelationshipProperty(rel, key, try value())
         case .addLabel: return .addLabel(NodeID(rawValue: try id()), LabelID(rawValue: try id()))
         case .removeLabel: return .removeLabel(NodeID(rawValue: try id()), LabelID(rawValue: try id()))
-        case .deleteRelationship: return .deleteRelationship(RelationshipID(rawValue: try id()))
+        case .deleteRelationshipByID: return .deleteRelationshipByID(RelationshipID(rawValue: try id()))
+        case .deleteRelationship:
+            let rel = RelationshipID(rawValue: try id()), type = RelationshipTypeID(rawValue: try id())
+            let start = NodeID(rawValue: try id()), end = NodeID(rawValue: try id())
+            return .deleteRelationship(Relationship(id: rel, type: type, start: start, end: end))
         case .deleteNode: return .deleteNode(NodeID(rawValue: try id()))
         case .createIndex:
             let label = LabelID(rawValue: try id()), key = PropertyKeyID(rawValue: try id())

@@ -60,32 +60,6 @@ struct NodeAdjacency: Sendable, Equatable {
                              relationshipStart: direction == .outgoing ? s.start + s.count : -1)
     }
 
-    /// The type of the outgoing list holding (neighbor, relationship), if one does.
-    /// - Complexity: O(segments + log degree).
-    func outgoingType(of relationship: RelationshipID, to neighbor: NodeID) -> RelationshipTypeID? {
-        forEachOutgoing { type, list in
-            for p in list.positions(ofNeighbor: neighbor) where list.relationship(at: p) == relationship { return type }
-            return nil
-        }
-    }
-
-    /// The first non-nil answer of `body` over the outgoing lists, in type order.
-    private func forEachOutgoing<T>(_ body: (RelationshipTypeID, AdjacencyList) -> T?) -> T? {
-        let n = segmentCount
-        var start = 1 + 2 * n
-        var d = 1
-        while d < 1 + 2 * n {
-            let key = storage[d], count = Int(storage[d + 1])
-            if key >> 31 == 1 { return nil }   // the incoming segments follow the outgoing ones
-            if let answer = body(RelationshipTypeID(rawValue: key), AdjacencyList(storage, start: start, count: count, relationshipStart: start + count)) {
-                return answer
-            }
-            start += 2 * count
-            d += 2
-        }
-        return nil
-    }
-
     /// The types with a non-empty list in `direction`, ascending.
     func types(_ direction: Direction) -> [RelationshipTypeID] {
         var result: [RelationshipTypeID] = []

@@ -69,7 +69,7 @@ struct SnapshotWriter {
         }
 
         let relationships = graph.relationshipIDs()
-        let types = graph.relationshipTypesBySlot()   // one pass, not a lookup per relationship
+        let slots = graph.relationshipSlots()   // type and ends by id, in one pass over the lists
         start = 0
         previous = -1
         while start < relationships.count {
@@ -80,9 +80,10 @@ struct SnapshotWriter {
             for relationship in chunk {
                 w.varint(UInt64(Int64(relationship.rawValue) - previous - 1))
                 previous = Int64(relationship.rawValue)
-                w.id(types[relationship.index].rawValue)
-                w.id(graph.startNode(of: relationship).rawValue)
-                w.id(graph.endNode(of: relationship).rawValue)
+                let slot = slots[relationship.index]
+                w.id(slot.type.rawValue)
+                w.id(slot.start.rawValue)
+                w.id(slot.end.rawValue)
                 w.propertyTuples(graph.properties(of: relationship))
             }
             try emit(.relationships, w)

@@ -23,8 +23,10 @@ import Dispatch
                         let a = NodeID(Int.random(in: 0..<50, using: &rng)), b = NodeID(Int.random(in: 0..<50, using: &rng))
                         if let existing = g.steps(of: a, type: friend, direction: .outgoing).first(where: { $0.neighbor == b }) {
                             let reverse = g.steps(of: b, type: friend, direction: .outgoing).first { $0.neighbor == a }!
-                            try g.deleteRelationship(existing.relationship)
-                            if reverse.relationship != existing.relationship { try g.deleteRelationship(reverse.relationship) }
+                            try g.deleteRelationship(Relationship(id: existing.relationship, type: friend, start: a, end: b))
+                            if reverse.relationship != existing.relationship {
+                                try g.deleteRelationship(Relationship(id: reverse.relationship, type: friend, start: b, end: a))
+                            }
                         } else {
                             _ = try g.createRelationship(type: friend, from: a, to: b, properties: [])
                             if a != b { _ = try g.createRelationship(type: friend, from: b, to: a, properties: []) }

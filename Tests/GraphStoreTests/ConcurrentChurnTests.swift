@@ -20,8 +20,7 @@ import Testing
                 if !g.adjacency(of: step.neighbor, type: friend, direction: .outgoing).contains(neighbor: node) { broken += 1 }
                 if !g.steps(of: step.neighbor, type: friend, direction: .incoming)
                     .contains(Adjacency(neighbor: node, relationship: step.relationship)) { broken += 1 }
-                if !g.contains(step.relationship) || g.startNode(of: step.relationship) != node
-                    || g.endNode(of: step.relationship) != step.neighbor { broken += 1 }
+                if !g.contains(Relationship(id: step.relationship, type: friend, start: node, end: step.neighbor)) { broken += 1 }
             }
         }
         return broken

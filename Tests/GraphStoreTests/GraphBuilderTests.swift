@@ -104,7 +104,7 @@ private struct Contents {
                     nodes.append(try g.createNode(labels: [], properties: []))
                 }
                 for _ in 0..<(g.relationshipIDAllocator.free.count + 2) {
-                    rels.append(try g.createRelationship(type: RelationshipTypeID(0), from: nodes[0], to: nodes[1], properties: []))
+                    rels.append(try g.createRelationship(type: RelationshipTypeID(0), from: nodes[0], to: nodes[1], properties: []).id)
                 }
                 return (nodes, rels)
             }

@@ -69,18 +69,29 @@ import Testing
             ]
             return (types, rels)
         }
-        #expect(rels.map { g.type(of: $0) } == [types[1], types[0], types[1], types[2], types[0]])
+        #expect(rels.map(\.id) == (0..<5).map(RelationshipID.init))
+        #expect(g.allRelationships() == rels && g.allRelationships().map(\.type) == [types[1], types[0], types[1], types[2], types[0]])
+        #expect(rels.allSatisfy { g.contains($0) })
         #expect(g.relationshipCountsByType() == [2, 2, 1])
-        #expect(g.relationshipTypesBySlot() == [types[1], types[0], types[1], types[2], types[0]])
+        // The slots, read off the outgoing lists, give each relationship its type and ends.
+        #expect(g.relationshipSlots().map(\.type) == [types[1], types[0], types[1], types[2], types[0]])
+        #expect(g.relationshipSlots()[3].start == g.relationshipSlots()[3].end)
+        // A relationship named with the wrong type or ends is not there, and cannot be deleted.
+        var wrong = rels[0]; wrong.type = types[0]
+        #expect(!g.contains(wrong))
+        g.beginTransaction()
+        #expect(throws: GraphError.self) { try g.deleteRelationship(wrong) }
+        g.rollbackTransaction()
         try committed(&g) { g in try g.deleteRelationship(rels[2]) }
         #expect(g.relationshipCountsByType() == [2, 1, 1])
-        #expect(g.relationshipTypesBySlot()[2] == Graph.RelationshipRecord.freeType)
-        #expect(g.type(of: rels[0]) == types[1] && g.startNode(of: rels[3]) == g.endNode(of: rels[3]))
+        #expect(g.relationshipSlots()[2] == Graph.RelationshipRecord() && !g.contains(rels[2]) && !g.contains(rels[2].id))
+        #expect(g.allRelationships().map(\.id) == [0, 1, 3, 4].map(RelationshipID.init))
         // Undoing the delete restores the type with the ends.
         g.beginTransaction()
         try g.deleteRelationship(rels[0])
+        #expect(!g.contains(rels[0].id))
         g.rollbackTransaction()
-        #expect(g.type(of: rels[0]) == types[1])
+        #expect(g.contains(rels[0]) && g.relationshipSlots()[0].type == types[1])
     }
 
     @Test func adjacencyIsSortedInBothDirections() throws {
@@ -104,12 +115,12 @@ import Testing
         let ones = out.filter { $0.neighbor == others[1] }.map(\.relationship)
         #expect(ones == ones.sorted() && ones.count == 2)
         for a in out {
-            #expect(g.startNode(of: a.relationship) == hub && g.endNode(of: a.relationship) == a.neighbor)
+            #expect(g.contains(Relationship(id: a.relationship, type: friend, start: hub, end: a.neighbor)))
         }
         // Incoming entries hold no ids: each is found in its neighbour's outgoing list, the two
         // parallel ones from others[1] as two different relationships.
         for a in incoming {
-            #expect(g.startNode(of: a.relationship) == a.neighbor && g.endNode(of: a.relationship) == hub)
+            #expect(g.contains(Relationship(id: a.relationship, type: friend, start: a.neighbor, end: hub)))
         }
         #expect(Set(incoming.map(\.relationship)).count == incoming.count)
         let list = g.adjacency(of: hub, type: friend, direction: .incoming)
@@ -127,8 +138,8 @@ import Testing
             let n = try g.createNode(labels: [], properties: [])
             return (n, try g.createRelationship(type: t, from: n, to: n, properties: []), t)
         }
-        #expect(g.steps(of: n, type: t, direction: .outgoing).map(\.relationship) == [r])
-        #expect(g.steps(of: n, type: t, direction: .incoming).map(\.relationship) == [r])
+        #expect(g.steps(of: n, type: t, direction: .outgoing).map(\.relationship) == [r.id])
+        #expect(g.steps(of: n, type: t, direction: .incoming).map(\.relationship) == [r.id])
         try committed(&g) { g in try g.deleteNode(n, detach: true) }
         #expect(g.nodeCount == 0 && g.relationshipCount == 0)
     }
@@ -183,7 +194,7 @@ import Testing
         let (r, since) = try committed(&g) { g in
             let t = g.internRelationshipType("FRIEND"), since = g.internPropertyKey("since")
             let a = try g.createNode(labels: [], properties: [])
-            return (try g.createRelationship(type: t, from: a, to: a, properties: [(since, .integer(2020))]), since)
+            return (try g.createRelationship(type: t, from: a, to: a, properties: [(since, .integer(2020))]).id, since)
         }
         #expect(g.property(since, of: r) == .integer(2020))
         try committed(&g) { g in try g.setProperty(since, to: .double(2.5), of: r) }

@@ -27,17 +27,24 @@ extension Graph {
         for label in labelNames.indices.map(LabelID.init) {
             lines.append("label \(label.rawValue) \(nodeIDs(withLabel: label).map(\.rawValue))")
         }
-        for rel in relationshipIDs() {
-            let props = properties(of: rel).map { "\($0.key.rawValue)=\($0.value)" }
-            lines.append("r\(rel.rawValue) \(type(of: rel).rawValue) \(startNode(of: rel).rawValue)->\(endNode(of: rel).rawValue) \(props)")
+        for rel in allRelationships() {
+            let props = properties(of: rel.id).map { "\($0.key.rawValue)=\($0.value)" }
+            lines.append("r\(rel.id.rawValue) \(rel.type.rawValue) \(rel.start.rawValue)->\(rel.end.rawValue) \(props)")
         }
+        lines.append("live rels \(relationshipIDs().map(\.rawValue))")
         for index in propertyIndexes {
             lines.append("index \(index.descriptor) \(index.entries.map { "\($0.key)=\($0.value.nodes.map(\.rawValue))" }.sorted())")
         }
         lines.append("free nodes \(nodeIDAllocator.free) cap \(nodeIDAllocator.capacity) slots \(nodes.count)")
-        lines.append("free rels \(relationshipIDAllocator.free) cap \(relationshipIDAllocator.capacity) slots \(relationships.count)")
+        lines.append("free rels \(relationshipIDAllocator.free) cap \(relationshipIDAllocator.capacity) ")
         return lines.joined(separator: "\n")
     }
+}
+
+extension Graph {
+    /// The live relationship `id` with its type and ends, by a scan (tests only: the graph keeps
+    /// no table of relationships by id).
+    func relationship(_ id: RelationshipID) -> Relationship? { allRelationships().first { $0.id == id } }
 }
 
 /// A small deterministic generator (SplitMix64), so a failing random test replays exactly.

@@ -66,11 +66,12 @@ import Testing
                 case 2, 3:
                     guard let from = live.randomElement(using: &rng), let to = live.randomElement(using: &rng) else { continue }
                     let type = Bool.random(using: &rng) ? r : s
-                    let id = try graph.createRelationship(type: type, from: from, to: to, properties: [])
+                    let id = try graph.createRelationship(type: type, from: from, to: to, properties: []).id
                     next.relationships[id] = (type, from, to)
                 case 4:
                     guard let rel = rels.randomElement(using: &rng) else { continue }
-                    try graph.deleteRelationship(rel)
+                    let (type, start, end) = next.relationships[rel]!
+                    try graph.deleteRelationship(Relationship(id: rel, type: type, start: start, end: end))
                     next.relationships[rel] = nil
                 case 5:
                     guard let n = live.randomElement(using: &rng) else { continue }

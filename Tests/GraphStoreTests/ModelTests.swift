@@ -24,6 +24,9 @@ struct GraphModel: Equatable {
         #expect(graph.relationshipCount == relationships.count)
         #expect(graph.nodeIDs() == nodes.keys.sorted())
         #expect(graph.relationshipIDs() == relationships.keys.sorted())
+        // Every relationship with its type and ends, read off the lists, as the model has it.
+        #expect(graph.allRelationships().map { [$0.id.index, $0.type.index, $0.start.index, $0.end.index] }
+                == relationships.sorted { $0.key < $1.key }.map { [$0.key.index, $0.value.type.index, $0.value.start.index, $0.value.end.index] })
         for (id, node) in nodes {
             #expect(graph.labels(of: id) == node.labels.sorted())
             #expect(Dictionary(uniqueKeysWithValues: graph.properties(of: id).map { ($0.key, $0.value) }) == node.properties)
@@ -85,11 +88,12 @@ struct GraphModel: Equatable {
                 case 2, 3:
                     guard let a = live.randomElement(using: &rng), let b = live.randomElement(using: &rng) else { continue }
                     let type = graph.internRelationshipType(typeNames.randomElement(using: &rng)!)
-                    let id = try graph.createRelationship(type: type, from: a, to: b, properties: [])
+                    let id = try graph.createRelationship(type: type, from: a, to: b, properties: []).id
                     next.relationships[id] = (type, a, b)
                 case 4:
                     guard let r = rels.randomElement(using: &rng) else { continue }
-                    try graph.deleteRelationship(r)
+                    let (type, start, end) = next.relationships[r]!
+                    try graph.deleteRelationship(Relationship(id: r, type: type, start: start, end: end))
                     next.relationships[r] = nil
                 case 5:
                     guard let n = live.randomElement(using: &rng) else { continue }
@@ -144,5 +148,32 @@ struct GraphModel: Equatable {
             _ = replayed.commitTransaction()
         }
         #expect(replayed.dump() == graph.dump())
+        // A log written before deletes carried their ends (kind 10: the id alone) replays to the
+        // same graph: each such delete finds its relationship by a scan.
+        var legacy = Graph(), legacyDeletes = 0
+        for record in log {
+            legacy.beginTransaction()
+            for mutation in try MutationCodec.decode(record[...]).mutations {
+                if case .deleteRelationship(let r) = mutation {
+                    legacyDeletes += 1
+                    let old = MutationCodec.encode(sequence: 1, [.deleteRelationshipByID(r.id)])
+                    for decoded in try MutationCodec.decode(old[...]).mutations { try legacy.apply(decoded) }
+                } else {
+                    try legacy.apply(mutation)
+                }
+            }
+            _ = legacy.commitTransaction()
+        }
+        #expect(legacyDeletes > 0)
+        #expect(legacy.dump() == graph.dump())
+        // Neither form deletes what is not there: a freed id, or a live one under the wrong ends.
+        legacy.beginTransaction()
+        let free = RelationshipID(legacy.relationshipIDAllocator.capacity)
+        #expect(throws: GraphError.self) { try legacy.apply(.deleteRelationshipByID(free)) }
+        if let some = legacy.allRelationships().first {
+            var moved = some; moved.end = NodeID(rawValue: some.end.rawValue + 1)
+            #expect(throws: GraphError.self) { try legacy.apply(.deleteRelationship(moved)) }
+        }
+        legacy.rollbackTransaction()
     }
 }

@@ -20,7 +20,7 @@ import Testing
                 _ = try g.createRelationship(type: friend, from: users[a], to: users[b], properties: [(id, .integer(Int64(a * 10 + b)))])
             }
             try g.deleteNode(users[5], detach: true)
-            try g.deleteRelationship(RelationshipID(1))
+            try g.deleteRelationship(g.relationship(RelationshipID(1))!)
         }
         return g
     }
@@ -44,7 +44,7 @@ import Testing
         try g.addLabel(admin, to: NodeID(3))
         try g.removeLabel(user, from: NodeID(4))
         try g.deleteNode(NodeID(0), detach: true)
-        try g.deleteRelationship(RelationshipID(2))
+        try g.deleteRelationship(g.relationship(RelationshipID(2))!)
         try g.createIndex(label: admin, key: age, unique: false)
         try g.dropIndex(label: user, key: id)
         #expect(g.dump() != before)

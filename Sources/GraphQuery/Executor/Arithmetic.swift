@@ -70,7 +70,7 @@ extension RuntimeValue {
         case .list(let l): return "[" + l.map(\.plainText).joined(separator: ", ") + "]"
         case .map(let k, let v): return "{" + zip(k, v).map { "\($0): \($1.plainText)" }.joined(separator: ", ") + "}"
         case .node(let n): return "(\(n.rawValue))"
-        case .relationship(let r): return "[\(r.rawValue)]"
+        case .relationship(let r): return "[\(r.id.rawValue)]"
         case .path(let nodes, _): return "<" + nodes.map { "(\($0.rawValue))" }.joined(separator: "-") + ">"
         }
     }

@@ -101,7 +101,7 @@ extension RuntimeValue {
             if x.isNaN || y.isNaN { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? 1 : -1) }
             return x < y ? -1 : (x == y ? 0 : 1)
         case (.node(let x), .node(let y)): return x < y ? -1 : (x == y ? 0 : 1)
-        case (.relationship(let x), .relationship(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.relationship(let x), .relationship(let y)): return x.id < y.id ? -1 : (x.id == y.id ? 0 : 1)
         case (.list(let x), .list(let y)):
             for (p, q) in zip(x, y) {
                 let c = order(p, q)

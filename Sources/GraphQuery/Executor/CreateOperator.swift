@@ -38,12 +38,12 @@ extension ExecutionContext {
                     let type = graph.internRelationshipType(relationship.types[0])
                     let (from, to) = relationship.direction == .rightToLeft ? (nodes[i + 1], nodes[i]) : (nodes[i], nodes[i + 1])
                     let properties = try storableProperties(relationship.properties, row)
-                    let id: RelationshipID
-                    do { id = try graph.createRelationship(type: type, from: from, to: to, properties: properties) }
+                    let created: Relationship
+                    do { created = try graph.createRelationship(type: type, from: from, to: to, properties: properties) }
                     catch { throw ExecutionContext.queryError(error) }
                     statistics.relationshipsCreated += 1
                     statistics.propertiesSet += properties.count
-                    row[relationship.slot] = .relationship(id)
+                    row[relationship.slot] = .relationship(created)
                 }
             }
             output.append(row)

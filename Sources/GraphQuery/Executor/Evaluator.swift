@@ -173,7 +173,7 @@ extension ExecutionContext {
                 case .allProperties:
                     switch value {
                     case .node(let n): withGraph { g in for (k, v) in g.properties(of: n) { put(g.name(of: k), RuntimeValue(v)) } }
-                    case .relationship(let r): withGraph { g in for (k, v) in g.properties(of: r) { put(g.name(of: k), RuntimeValue(v)) } }
+                    case .relationship(let r): withGraph { g in for (k, v) in g.properties(of: r.id) { put(g.name(of: k), RuntimeValue(v)) } }
                     case .map(let ks, let vs): for (k, v) in zip(ks, vs) { put(k, v) }
                     default: throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", value)
                     }
@@ -218,7 +218,7 @@ extension ExecutionContext {
         case .relationship(let relationship):
             return withGraph { graph in
                 guard let id = propertyKeyID(key, in: graph) else { return .null }
-                return RuntimeValue(graph.property(id, of: relationship))
+                return RuntimeValue(graph.property(id, of: relationship.id))
             }
         case .map(let keys, let values):
             return keys.firstIndex(of: key).map { values[$0] } ?? .null

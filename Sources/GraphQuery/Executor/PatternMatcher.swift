@@ -70,13 +70,13 @@ extension ExecutionContext {
             if toIsBound, !row[to].isNode { return true }
             var excluded: Set<RelationshipID> = []
             for slot in exclude {
-                if case .relationship(let r) = row[slot] { excluded.insert(r) }
+                if case .relationship(let r) = row[slot] { excluded.insert(r.id) }
                 if case .list(let list) = row[slot] {
-                    for case .relationship(let r) in list { excluded.insert(r) }
+                    for case .relationship(let r) in list { excluded.insert(r.id) }
                 }
             }
             let typeIDs = typeIDs(types)
-            var path: [RelationshipID] = []
+            var path: [Relationship] = []
             return try walk(from: start, depth: 0, path: &path, row: &row, settings: (relationshipSlot, to, typeIDs, direction, toIsBound, min, max, properties, excluded)) { (r: inout Row) throws(QueryError) -> Bool in
                 try match(operators, index + 1, &r, emit)
             }
@@ -85,7 +85,7 @@ extension ExecutionContext {
             return try match(operators, index + 1, &row, emit)
         case .bindPath(let slot, let nodeSlots, let relationshipSlots):
             guard case .node(let first) = row[nodeSlots[0]] else { return true }
-            var nodes = [first], relationships: [RelationshipID] = []
+            var nodes = [first], relationships: [Relationship] = []
             for (i, relationshipSlot) in relationshipSlots.enumerated() {
                 switch row[relationshipSlot] {
                 case .relationship(let r):
@@ -94,10 +94,8 @@ extension ExecutionContext {
                     nodes.append(next)
                 case .list(let list):
                     for case .relationship(let r) in list {
-                        let current = nodes[nodes.count - 1]
-                        let (start, end) = withGraph { ($0.startNode(of: r), $0.endNode(of: r)) }
                         relationships.append(r)
-                        nodes.append(start == current ? end : start)
+                        nodes.append(r.otherEnd(from: nodes[nodes.count - 1]))
                     }
                 default: return true
                 }
@@ -153,8 +151,10 @@ extension ExecutionContext {
                         // up in the neighbour's list, and only when something reads it.
                         var id: RelationshipID? = list.hasRelationshipIDs ? list.relationship(at: position) : nil
                         if !exclude.isEmpty, clashes(start, neighbor, type, list, position, &id, exclude, row) { continue }
-                        if relationshipIsBound,
-                           row[relationshipSlot] != .relationship(resolve(&id, start, type, list, position)) { continue }
+                        if relationshipIsBound {
+                            guard case .relationship(let held) = row[relationshipSlot],
+                                  held.id == resolve(&id, start, type, list, position) else { continue }
+                        }
                         if toIsBound, row[to] != .node(neighbor) { continue }
                         try watchdog.tick()
                         if !farLabels.isEmpty, !withGraph({ g in
@@ -164,7 +164,9 @@ extension ExecutionContext {
                         }) {
                             continue
                         }
-                        row[relationshipSlot] = bindsRelationship ? .relationship(resolve(&id, start, type, list, position)) : .null
+                        row[relationshipSlot] = bindsRelationship
+                            ? .relationship(Relationship(resolve(&id, start, type, list, position), type: type, from: start, to: neighbor, direction: way))
+                            : .null
                         row[to] = .node(neighbor)
                         guard try match(operators, next, &row, emit) else { return false }
                     }
@@ -192,14 +194,11 @@ extension ExecutionContext {
         for slot in exclude {
             switch row[slot] {
             case .relationship(let other):
-                let sameEnds = withGraph { g in
-                    guard g.contains(other) else { return false }
-                    let (s, e) = (g.startNode(of: other), g.endNode(of: other))
-                    return (s == node && e == neighbor) || (s == neighbor && e == node)
-                }
-                if sameEnds, other == resolve(&id, node, type, list, position) { return true }
+                let sameEnds = (other.start == node && other.end == neighbor) || (other.start == neighbor && other.end == node)
+                if sameEnds, other.type == type, other.id == resolve(&id, node, type, list, position) { return true }
             case .list(let held):
-                if held.contains(.relationship(resolve(&id, node, type, list, position))) { return true }
+                let r = resolve(&id, node, type, list, position)
+                if held.contains(where: { if case .relationship(let h) = $0 { h.id == r } else { false } }) { return true }
             default: break
             }
         }
@@ -243,7 +242,7 @@ extension ExecutionContext {
 
     /// Depth-first over paths from `node`: emits each path of an allowed length, never using a
     /// relationship twice in one path (openCypher's relationship isomorphism).
-    func walk(from node: NodeID, depth: Int, path: inout [RelationshipID], row: inout Row, settings: WalkSettings,
+    func walk(from node: NodeID, depth: Int, path: inout [Relationship], row: inout Row, settings: WalkSettings,
               _ next: (inout Row) throws(QueryError) -> Bool) throws(QueryError) -> Bool {
         try watchdog.tick()
         // Each hop is a stack frame: refuse paths deeper than the stack safely holds.
@@ -271,8 +270,8 @@ extension ExecutionContext {
                     let neighbor = list[position]
                     if settings.direction == .either, way == .incoming, neighbor == node { continue }
                     var id: RelationshipID? = list.hasRelationshipIDs ? list.relationship(at: position) : nil
-                    let r = resolve(&id, node, type, list, position)
-                    if path.contains(r) || settings.excluded.contains(r) { continue }
+                    let r = Relationship(resolve(&id, node, type, list, position), type: type, from: node, to: neighbor, direction: way)
+                    if path.contains(r) || settings.excluded.contains(r.id) { continue }
                     if !settings.properties.isEmpty,
                        try !propertiesMatch(settings.properties, of: .relationship(r), row) { continue }
                     path.append(r)

@@ -1,6 +1,7 @@
-// RuntimeValue.swift — the value operators pass around while a query runs. Graph entities are
-// bare ids (4 bytes) and are looked up in the graph only when a property is read or the row
-// is materialised into a ResultValue at the very end.
+// RuntimeValue.swift — the value operators pass around while a query runs. A node is its bare id
+// (4 bytes), a relationship its id with the type and ends the walk that found it saw (16 bytes:
+// the graph keeps no table of relationships by id); properties are looked up in the graph only
+// when read or when the row is materialised into a ResultValue at the very end.
 
 import GraphStore
 
@@ -17,9 +18,9 @@ public enum RuntimeValue: Hashable, Sendable {
     /// Keys in the order written; lookups are linear (maps in queries are small).
     case map(keys: [String], values: [RuntimeValue])
     case node(NodeID)
-    case relationship(RelationshipID)
+    case relationship(Relationship)
     /// A path: `nodes.count == relationships.count + 1`.
-    case path(nodes: [NodeID], relationships: [RelationshipID])
+    case path(nodes: [NodeID], relationships: [Relationship])
 
     /// A stored property value as a runtime value.
     public init(_ value: Value) {
@@ -95,9 +96,6 @@ extension ResultValue {
         case .node(let id) where !graph.contains(id):
             // Deleted earlier in the query: only its id is left.
             self = .node(ResultNode(id: Int64(id.rawValue), labels: [], properties: []))
-        case .relationship(let id) where !graph.contains(id):
-            self = .relationship(ResultRelationship(id: Int64(id.rawValue), type: SchemaName(id: -1, name: ""),
-                                                    startNodeID: -1, endNodeID: -1, properties: []))
         case .node(let id):
             self = .node(ResultNode(
                 id: Int64(id.rawValue),
@@ -109,12 +107,13 @@ extension ResultValue {
             self = .path(ResultPath(
                 nodes: nodeValues.compactMap { if case .node(let n) = $0 { n } else { nil } },
                 relationships: relationshipValues.compactMap { if case .relationship(let r) = $0 { r } else { nil } }))
-        case .relationship(let id):
-            let type = graph.type(of: id)
+        case .relationship(let r):
+            // Deleted earlier in the query: its type and ends are still known, its properties gone.
+            let properties = graph.contains(r) ? graph.properties(of: r.id) : []
             self = .relationship(ResultRelationship(
-                id: Int64(id.rawValue), type: SchemaName(id: type.index, name: graph.name(of: type)),
-                startNodeID: Int64(graph.startNode(of: id).rawValue), endNodeID: Int64(graph.endNode(of: id).rawValue),
-                properties: graph.properties(of: id).map { ResultProperty(in: graph, key: $0.key, value: $0.value) }))
+                id: Int64(r.id.rawValue), type: SchemaName(id: r.type.index, name: graph.name(of: r.type)),
+                startNodeID: Int64(r.start.rawValue), endNodeID: Int64(r.end.rawValue),
+                properties: properties.map { ResultProperty(in: graph, key: $0.key, value: $0.value) }))
         }
     }
 }

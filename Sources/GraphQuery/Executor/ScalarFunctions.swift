@@ -48,7 +48,7 @@ extension ExecutionContext {
         case "id":
             switch argument {
             case .node(let n): return .integer(Int64(n.rawValue))
-            case .relationship(let r): return .integer(Int64(r.rawValue))
+            case .relationship(let r): return .integer(Int64(r.id.rawValue))
             default: throw RuntimeValue.typeMismatch(expected: "Node, Edge, or Null", argument)
             }
         case "labels":
@@ -61,21 +61,21 @@ extension ExecutionContext {
             }
         case "type":
             guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
-            return withGraph { .string($0.name(of: $0.type(of: r))) }
+            return withGraph { .string($0.name(of: r.type)) }
         case "properties", "keys":
             var keys: [String] = [], values: [RuntimeValue] = []
             switch argument {
             case .node(let n):
                 withGraph { g in for (k, v) in g.properties(of: n) { keys.append(g.name(of: k)); values.append(RuntimeValue(v)) } }
             case .relationship(let r):
-                withGraph { g in for (k, v) in g.properties(of: r) { keys.append(g.name(of: k)); values.append(RuntimeValue(v)) } }
+                withGraph { g in for (k, v) in g.properties(of: r.id) { keys.append(g.name(of: k)); values.append(RuntimeValue(v)) } }
             case .map(let ks, let vs): keys = ks; values = vs
             default: throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", argument)
             }
             return name == "keys" ? .list(keys.map { .string($0) }) : .map(keys: keys, values: values)
         case "startnode", "endnode":
             guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
-            return .node(withGraph { name == "startnode" ? $0.startNode(of: r) : $0.endNode(of: r) })
+            return .node(name == "startnode" ? r.start : r.end)
         case "nodes", "relationships", "length":
             guard case .path(let nodes, let relationships) = argument else {
                 throw RuntimeValue.typeMismatch(expected: "Path or Null", argument)

@@ -15,7 +15,7 @@ extension ExecutionContext {
         switch value {
         case .null: return nil
         case .node(let n): return .node(n)
-        case .relationship(let r): return .relationship(r)
+        case .relationship(let r): return .relationship(r.id)
         default: throw QueryError(.type, "Type mismatch: \(clause) expects a Node or Relationship but was \(value.typeName)")
         }
     }
@@ -55,7 +55,7 @@ extension ExecutionContext {
         switch value {
         case .map(let keys, let values): return Array(zip(keys, values))
         case .node(let n): return graph.properties(of: n).map { (graph.name(of: $0.key), RuntimeValue($0.value)) }
-        case .relationship(let r): return graph.properties(of: r).map { (graph.name(of: $0.key), RuntimeValue($0.value)) }
+        case .relationship(let r): return graph.properties(of: r.id).map { (graph.name(of: $0.key), RuntimeValue($0.value)) }
         case .null: return []
         default: throw QueryError(.type, "Type mismatch: expected Map but was \(value.typeName)")
         }
@@ -122,16 +122,16 @@ extension ExecutionContext {
     /// Deletes every entity the targets name over all rows: relationships first (those of
     /// DETACH'ed nodes included), then nodes, so `DELETE r, n` works in any order.
     func delete(_ targets: [Expression], detach: Bool, rows: [Row]) throws(QueryError) {
-        var nodes: [NodeID] = [], relationships: [RelationshipID] = []
+        var nodes: [NodeID] = [], relationships: [Relationship] = []
         var seenNodes: Set<NodeID> = [], seenRelationships: Set<RelationshipID> = []
         func add(_ value: RuntimeValue) throws(QueryError) {
             switch value {
             case .null: break
             case .node(let n): if seenNodes.insert(n).inserted { nodes.append(n) }
-            case .relationship(let r): if seenRelationships.insert(r).inserted { relationships.append(r) }
+            case .relationship(let r): if seenRelationships.insert(r.id).inserted { relationships.append(r) }
             case .path(let ns, let rs):
                 for n in ns where seenNodes.insert(n).inserted { nodes.append(n) }
-                for r in rs where seenRelationships.insert(r).inserted { relationships.append(r) }
+                for r in rs where seenRelationships.insert(r.id).inserted { relationships.append(r) }
             default:
                 throw QueryError(.type, "Delete type mismatch, expecting either Node or Relationship, but was \(value.typeName)")
             }
@@ -143,9 +143,9 @@ extension ExecutionContext {
             for node in nodes where graph.contains(node) {
                 for direction in [Direction.outgoing, .incoming] {
                     for type in graph.relationshipTypes(of: node, direction: direction) {
-                        for adjacency in graph.steps(of: node, type: type, direction: direction)
-                        where seenRelationships.insert(adjacency.relationship).inserted {
-                            relationships.append(adjacency.relationship)
+                        for step in graph.steps(of: node, type: type, direction: direction)
+                        where seenRelationships.insert(step.relationship).inserted {
+                            relationships.append(Relationship(step.relationship, type: type, from: node, to: step.neighbor, direction: direction))
                         }
                     }
                 }

@@ -161,7 +161,7 @@ extension Graph {
         guard let type else { return }
         var doomed = relationships(of: type, from: a, to: b)
         if bothWays { doomed += relationships(of: type, from: b, to: a) }
-        for rel in Set(doomed).sorted() {
+        for rel in Set(doomed).sorted(by: { $0.id < $1.id }) {
             do { try deleteRelationship(rel) } catch { throw SocialError(error) }
         }
     }

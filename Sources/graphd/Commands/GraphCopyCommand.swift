@@ -56,10 +56,9 @@ enum GraphCopyCommand {
             mutations.append(.createNode(node, labels: graph.labels(of: node),
                                          properties: graph.properties(of: node).map { PropertyEntry(key: $0.key, value: $0.value) }))
         }
-        for relationship in graph.relationshipIDs() {
-            mutations.append(.createRelationship(relationship, type: graph.type(of: relationship),
-                                                 from: graph.startNode(of: relationship), to: graph.endNode(of: relationship),
-                                                 properties: graph.properties(of: relationship).map { PropertyEntry(key: $0.key, value: $0.value) }))
+        for r in graph.allRelationships() {
+            mutations.append(.createRelationship(r.id, type: r.type, from: r.start, to: r.end,
+                                                 properties: graph.properties(of: r.id).map { PropertyEntry(key: $0.key, value: $0.value) }))
         }
         return mutations
     }
