@@ -106,8 +106,8 @@ extension Graph {
     // MARK: primitives (no validation, no logging; used by writes and by rollback)
 
     mutating func insertNodeRecord(_ id: NodeID, labels: [LabelID], properties: [PropertyEntry]) {
-        nodes[id.index] = NodeRecord(isLive: true, labels: labels, properties: properties)
-        liveNodeCount += 1
+        nodes[id.index] = NodeRecord(labels: labels, properties: properties)
+        liveNodes.insert(id)
         for label in labels { labelMembers[label.index].insert(id) }
         updateIndexes(for: id, labels: labels, properties: properties, insert: true)
     }
@@ -118,7 +118,7 @@ extension Graph {
         updateIndexes(for: id, labels: record.labels, properties: record.properties, insert: false)
         for label in record.labels { labelMembers[label.index].remove(id) }
         nodes[id.index] = NodeRecord()
-        liveNodeCount -= 1
+        liveNodes.remove(id)
     }
 
     /// Writes `value` (null removes) and keeps indexes in step. An existing entry is updated in

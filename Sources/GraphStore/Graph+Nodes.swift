@@ -3,7 +3,7 @@
 
 extension Graph {
     public func contains(_ node: NodeID) -> Bool {
-        node.index < nodes.count && nodes[node.index].isLive
+        liveNodes.contains(node)
     }
 
     /// The node's labels, ascending; empty for a missing node.
@@ -37,13 +37,8 @@ extension Graph {
     }
 
     /// All live nodes, ascending.
-    /// - Complexity: O(slots).
-    public func nodeIDs() -> [NodeID] {
-        var result: [NodeID] = []
-        result.reserveCapacity(liveNodeCount)
-        for i in nodes.indices where nodes[i].isLive { result.append(NodeID(i)) }
-        return result
-    }
+    /// - Complexity: O(slots / 64 + nodes).
+    public func nodeIDs() -> [NodeID] { liveNodes.members }
 
     /// Nodes with `label`, ascending.
     /// - Complexity: O(slots / 64 + result).

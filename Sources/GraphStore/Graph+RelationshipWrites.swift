@@ -78,7 +78,6 @@ extension Graph {
         if !properties.isEmpty { relationshipProperties[r.id] = properties }
         nodes[r.start.index].adjacency.insert(Adjacency(neighbor: r.end, relationship: r.id), type: r.type, direction: .outgoing)
         nodes[r.end.index].adjacency.insert(Adjacency(neighbor: r.start, relationship: r.id), type: r.type, direction: .incoming)
-        liveRelationshipCount += 1
     }
 
     /// Removes `r` from both ends' lists, except those of `node`, and frees its slot.
@@ -91,7 +90,6 @@ extension Graph {
         }
         relationshipProperties[r.id] = nil
         liveRelationships.remove(r.id)
-        liveRelationshipCount -= 1
     }
 
     /// As `putNodeProperty`, without indexes (relationships are not indexed).

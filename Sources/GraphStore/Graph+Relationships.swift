@@ -34,7 +34,7 @@ extension Graph {
     /// - Complexity: O(nodes + relationships), and a transient table of 12 bytes a slot.
     public func allRelationships() -> [Relationship] {
         var result: [Relationship] = []
-        result.reserveCapacity(liveRelationshipCount)
+        result.reserveCapacity(relationshipCount)
         for (i, slot) in relationshipSlots().enumerated() where slot.isLive {
             result.append(Relationship(id: RelationshipID(i), type: slot.type, start: slot.start, end: slot.end))
         }

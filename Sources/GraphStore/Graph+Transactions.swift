@@ -77,6 +77,7 @@ extension Graph {
             removeNodeRecord(id)
             nodeIDAllocator.undo(allocation, of: id.rawValue)
             nodes.removeLast(nodes.count - nodeIDAllocator.capacity)
+            liveNodes.truncate(toSlots: nodeIDAllocator.capacity)
         case .undeleteNode(let id, let labels, let properties):
             nodeIDAllocator.unrelease(id.rawValue)
             insertNodeRecord(id, labels: labels, properties: properties)

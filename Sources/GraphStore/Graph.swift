@@ -8,9 +8,9 @@
 /// must be called inside a transaction (beginTransaction/commitTransaction/rollbackTransaction),
 /// which records undo information and the redo `Mutation`s that go to the log.
 public struct Graph: Sendable {
-    /// One node slot: 32 bytes. A free slot has `isLive == false` and empty arrays (no heap memory).
+    /// One node slot: 24 bytes. A free slot has empty arrays (no heap memory); whether a slot is
+    /// live is a bit in `liveNodes` (a flag here would pad the record to 32 bytes).
     struct NodeRecord: Sendable, Equatable {
-        var isLive = false
         var labels: [LabelID] = []                 // ascending
         var properties: [PropertyEntry] = []       // insertion order
         var adjacency = NodeAdjacency()            // every type, both directions, one buffer
@@ -31,13 +31,13 @@ public struct Graph: Sendable {
     var typeTable = NameTable()
     var keyTable = NameTable()
     var nodes: [NodeRecord] = []
+    /// Which node slots are live.
+    var liveNodes = NodeBitSet()
     var nodeIDAllocator = IDAllocator()
-    var liveNodeCount = 0
     /// Which relationship ids are live; the slots are `relationshipIDAllocator.capacity`.
     var liveRelationships = IDBitSet<RelationshipID>()
     var relationshipProperties: [RelationshipID: [PropertyEntry]] = [:]
     var relationshipIDAllocator = IDAllocator()
-    var liveRelationshipCount = 0
     /// Index == label id.
     var labelMembers: [NodeBitSet] = []
     /// In creation order.
@@ -74,6 +74,6 @@ public struct Graph: Sendable {
     }
     public var nameCounts: NameCounts { NameCounts(labels: labelTable.count, types: typeTable.count, keys: keyTable.count) }
 
-    public var nodeCount: Int { liveNodeCount }
-    public var relationshipCount: Int { liveRelationshipCount }
+    public var nodeCount: Int { liveNodes.count }
+    public var relationshipCount: Int { liveRelationships.count }
 }

@@ -15,7 +15,7 @@ public struct GraphBuilder: Sendable {
     var typeTable = NameTable()
     var keyTable = NameTable()
     var nodes: [Graph.NodeRecord] = []
-    var liveNodeCount = 0
+    var liveNodes = NodeBitSet()
     var relationships: [Graph.RelationshipRecord] = []
     var liveRelationshipCount = 0
     var relationshipProperties: [RelationshipID: [PropertyEntry]] = [:]
@@ -57,7 +57,7 @@ public struct GraphBuilder: Sendable {
     // MARK: contents
 
     /// Nodes added so far (live ones).
-    public var nodeCount: Int { liveNodeCount }
+    public var nodeCount: Int { liveNodes.count }
     /// Relationships added so far.
     public var relationshipCount: Int { liveRelationshipCount }
     /// Indexes added so far, in order.
@@ -73,7 +73,7 @@ public struct GraphBuilder: Sendable {
         if id.index >= nodes.count, !withinSlotLimit("node", id.rawValue, bytesPerSlot: IDSlotLimit.nodeSlotBytes) { return id }
         if id.index >= nodes.count {
             nodes.append(contentsOf: repeatElement(Graph.NodeRecord(), count: id.index - nodes.count + 1))
-        } else if nodes[id.index].isLive {
+        } else if liveNodes.contains(id) {
             note(GraphError(.invalidMutation, "cannot add node \(id.rawValue): a node with that id was already added"))
             return id
         }
@@ -83,9 +83,8 @@ public struct GraphBuilder: Sendable {
         for entry in properties where entry.key.index >= keyTable.count {
             note(GraphError(.invalidMutation, "cannot add node \(id.rawValue): unknown property key id \(entry.key.rawValue)"))
         }
-        nodes[id.index] = Graph.NodeRecord(isLive: true, labels: sharedLabelSet(labels),
-                                           properties: [PropertyEntry](normalizing: properties))
-        liveNodeCount += 1
+        nodes[id.index] = Graph.NodeRecord(labels: sharedLabelSet(labels), properties: [PropertyEntry](normalizing: properties))
+        liveNodes.insert(id)
         return id
     }
 
@@ -187,8 +186,7 @@ public struct GraphBuilder: Sendable {
         swap(&graph.keyTable, &keyTable)
         swap(&graph.nodes, &nodes)
         swap(&graph.relationshipProperties, &relationshipProperties)
-        graph.liveNodeCount = liveNodeCount
-        graph.liveRelationshipCount = liveRelationshipCount
+        swap(&graph.liveNodes, &liveNodes)
         labelSets = [:]
 
         var records: [Graph.RelationshipRecord] = []
@@ -200,10 +198,10 @@ public struct GraphBuilder: Sendable {
         for i in records.indices where records[i].isLive { graph.liveRelationships.insert(RelationshipID(i)) }
         graph.relationshipIDAllocator = Self.allocator(slots: records.count) { records[$0].isLive }
         records = []
-        graph.nodeIDAllocator = Self.allocator(slots: graph.nodes.count) { graph.nodes[$0].isLive }
+        graph.nodeIDAllocator = Self.allocator(slots: graph.nodes.count) { graph.liveNodes.contains(NodeID($0)) }
 
         graph.labelMembers = Array(repeating: NodeBitSet(), count: graph.labelTable.count)
-        for i in graph.nodes.indices where graph.nodes[i].isLive {
+        for i in graph.nodes.indices where graph.liveNodes.contains(NodeID(i)) {
             for label in graph.nodes[i].labels { graph.labelMembers[label.index].insert(NodeID(i)) }
         }
         for descriptor in indexDescriptors {
@@ -214,15 +212,13 @@ public struct GraphBuilder: Sendable {
 
     /// Throws for the lowest-numbered relationship with an end that is not a node.
     private static func checkEndpoints(_ graph: Graph, _ relationships: [Graph.RelationshipRecord]) throws(GraphError) {
-        let live = graph.nodes.map(\.isLive)
+        let live = graph.liveNodes
         var missing: (RelationshipID, NodeID)?
-        live.withUnsafeBufferPointer { live in
-            relationships.withUnsafeBufferPointer { records in
-                for i in 0..<records.count where records[i].isLive {
-                    let r = records[i]
-                    if r.start.index >= live.count || !live[r.start.index] { missing = (RelationshipID(i), r.start); return }
-                    if r.end.index >= live.count || !live[r.end.index] { missing = (RelationshipID(i), r.end); return }
-                }
+        relationships.withUnsafeBufferPointer { records in
+            for i in 0..<records.count where records[i].isLive {
+                let r = records[i]
+                if !live.contains(r.start) { missing = (RelationshipID(i), r.start); return }
+                if !live.contains(r.end) { missing = (RelationshipID(i), r.end); return }
             }
         }
         if let (rel, node) = missing {

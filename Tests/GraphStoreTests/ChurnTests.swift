@@ -74,6 +74,16 @@ private struct StorageFigures: Equatable {
         #expect(graph.nodeIDs(withLabel: user) == [hub])
     }
 
+    /// The per-entity budget behind the ≤ 24 bytes a friendship (docs/benchmarks.md): a node slot
+    /// is three buffer references (liveness is a bit elsewhere), a relationship held by a reader
+    /// fits in a query value's payload, and a relationship slot only exists while built.
+    @Test func recordSizesStayWithinTheMemoryBudget() {
+        #expect(MemoryLayout<Graph.NodeRecord>.stride == 24)
+        #expect(MemoryLayout<Relationship>.size == 16)
+        #expect(MemoryLayout<Graph.RelationshipRecord>.stride == 12)
+        #expect(MemoryLayout<PropertyEntry>.stride == 24)
+    }
+
     @Test func aHubThatLosesMostFriendsGivesTheListMemoryBack() throws {
         var graph = Graph()
         let friend = committed(&graph) { g in g.internRelationshipType("FRIEND") }
