@@ -40,7 +40,13 @@ final class ExecutionContext {
     var recentPropertyKeys = RecentNames<PropertyKeyID>()
     /// What the run's social procedure calls share (SocialRunCache).
     var socialRun = SocialRunCache()
+    /// The procedure the run called last, by name: a call per row (a rewritten OPTIONAL MATCH)
+    /// looks it up once instead of lower-casing and hashing its name every time.
+    var recentProcedure: (name: String, procedure: any Procedure)?
     var recentLabels = RecentNames<LabelID>()
+    /// The last relationship types of one name resolved (`[:FRIEND]`), as the one-element
+    /// array an expansion iterates: no hashing and no allocation per expansion.
+    var recentTypes = RecentNames<[RelationshipTypeID]>()
 
     /// `graph` must stay valid, and be changed by nobody else, for the life of the context.
     init(graph: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue], registry: ProcedureRegistry = .standard,

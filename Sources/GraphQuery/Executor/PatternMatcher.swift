@@ -225,12 +225,16 @@ extension ExecutionContext {
 
     /// The type ids named by `types` (every type when empty; unknown names match nothing).
     func typeIDs(_ types: [String]) -> [RelationshipTypeID] {
-        withGraph { graph in
+        if types.count == 1, let ids = recentTypes.id(of: types[0]) { return ids }
+        let ids = withGraph { graph in
             if types.isEmpty { return (0..<graph.relationshipTypeNames.count).map { RelationshipTypeID($0) } }
             var ids: [RelationshipTypeID] = []
             for name in types { if let id = graph.relationshipTypeID(named: name) { ids.append(id) } }
             return ids
         }
+        // Only a name the graph has: a type created later in the run must still be found.
+        if types.count == 1, !ids.isEmpty { recentTypes.remember(types[0], ids) }
+        return ids
     }
 
     /// The deepest variable-length path the depth-first walk follows (one stack frame a hop).

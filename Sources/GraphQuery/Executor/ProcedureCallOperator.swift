@@ -24,9 +24,11 @@ extension ExecutionContext {
     }
 
     func lookup(_ call: BoundCall) throws(QueryError) -> any Procedure {
+        if let recent = recentProcedure, recent.name == call.name { return recent.procedure }
         guard let procedure = registry.procedure(named: call.name) else {
             throw QueryError(.semantic, "Procedure `\(call.name)` is not registered")
         }
+        recentProcedure = (call.name, procedure)
         return procedure
     }
 
@@ -55,9 +57,11 @@ extension ExecutionContext {
         // The run's own graph, not a copy: a copy retains and releases every buffer of the
         // graph, shared with the other readers' copies, on every call. A read-only procedure
         // does not mutate it (its signature says so, and the query runs under the read lock).
-        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog, socialRun: socialRun)
+        // The cache moves into the context and back (swaps, not copies: no reference counting).
+        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog, socialRun: SocialRunCache())
+        swap(&context.socialRun, &socialRun)
+        defer { swap(&context.socialRun, &socialRun) }
         let outputs = try procedure.call(arguments, graph: &graph, context: &context)
-        socialRun = context.socialRun
         try emitOutputs(call, outputs, row, emit)
     }
 
