@@ -85,7 +85,8 @@ enum IDSlotLimit {
 
     /// The error text for an id at or beyond `limit`.
     static func refusal(entity: String, id: Int64, limit: Int64, bytesPerSlot: Int) -> String {
-        let gib = Double(id + 1) * Double(bytesPerSlot) / Double(1 << 30)
+        // In Double: `id + 1` traps for an id of Int64.max, which a damaged snapshot can name.
+        let gib = (Double(id) + 1) * Double(bytesPerSlot) / Double(1 << 30)
         return "\(entity) id \(id) is beyond the ids this machine can hold (below \(limit)): its slots alone would take "
             + "\((gib * 10).rounded() / 10) GiB"
     }

@@ -264,6 +264,22 @@ import GraphTestSupport
         }
     }
 
+    @Test func aNodeIDOfInt64MaxIsRefusedNotATrap() throws {
+        // Found by fuzzing (sixth session): a gap that lands exactly on Int64.max passed the
+        // gap check, and the refusal's message trapped computing the slots id + 1 would need.
+        try withTemporaryDirectory { data in
+            do { _ = try openData(data).createGraph(named: "g") }
+            var nodes = ByteWriter()
+            for field: UInt64 in [2, 0, 0, 0, UInt64(Int64.max - 1), 0, 0] { nodes.varint(field) }   // node 0, then node Int64.max
+            let snapshot = data + "/graphs/g/" + SnapshotFormat.fileName(1)
+            try writeFileBytes(snapshot, Self.handMadeSnapshot(number: 1, [(.names, [0, 0, 0]), (.nodes, nodes.bytes), (.end, [2, 0])]))
+            let error = expectStoreError { _ = try openData(data).graph(named: "g") }
+            #expect(error?.kind == .corruptSnapshot)
+            #expect(error?.message.contains("node id \(Int64.max) is beyond the ids this machine can hold") == true, "\(String(describing: error))")
+        }
+        #expect(IDSlotLimit.refusal(entity: "relationship", id: .max, limit: 10, bytesPerSlot: 16).contains("GiB"))
+    }
+
     @Test func idsBeyondTheSlotMemoryLimitAreRefusedInSnapshotsAndInTheLog() throws {
         try withTemporaryDirectory { data in
             do {
