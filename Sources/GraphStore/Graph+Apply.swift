@@ -30,11 +30,10 @@ extension Graph {
         case .deleteRelationship(let relationship):
             try deleteRelationship(relationship)
         case .deleteRelationshipByID(let id):
-            let slot = contains(id) ? relationshipSlots()[id.index] : RelationshipRecord()
-            guard slot.isLive else {
+            guard let relationship = relationship(id) else {
                 throw GraphError(.notFound, "Cannot delete relationship \(id.rawValue): it does not exist")
             }
-            try deleteRelationship(Relationship(id: id, type: slot.type, start: slot.start, end: slot.end))
+            try deleteRelationship(relationship)
         case .deleteNode(let node):
             try deleteNode(node, detach: false)
         case .createIndex(let descriptor):

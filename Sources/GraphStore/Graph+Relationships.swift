@@ -30,6 +30,26 @@ extension Graph {
         return slots
     }
 
+    /// The live relationship `id` with its type and ends, found by a scan of the outgoing lists:
+    /// for the rare reader that has an id alone (a log written before deletes carried their
+    /// ends). No allocation; stops at the first match.
+    /// - Complexity: O(nodes + relationships).
+    func relationship(_ id: RelationshipID) -> Relationship? {
+        guard contains(id) else { return nil }
+        for n in nodes.indices where !nodes[n].adjacency.isEmpty {
+            var found: Relationship?
+            nodes[n].adjacency.forEachSegment { type, direction, list in
+                guard found == nil, direction == .outgoing else { return }
+                for p in list.indices where list.relationship(at: p) == id {
+                    found = Relationship(id: id, type: type, start: NodeID(n), end: list[p])
+                    return
+                }
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
     /// All live relationships with their types and ends, ascending by id.
     /// - Complexity: O(nodes + relationships), and a transient table of 12 bytes a slot.
     public func allRelationships() -> [Relationship] {

@@ -41,12 +41,6 @@ extension Graph {
     }
 }
 
-extension Graph {
-    /// The live relationship `id` with its type and ends, by a scan (tests only: the graph keeps
-    /// no table of relationships by id).
-    func relationship(_ id: RelationshipID) -> Relationship? { allRelationships().first { $0.id == id } }
-}
-
 /// A small deterministic generator (SplitMix64), so a failing random test replays exactly.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
