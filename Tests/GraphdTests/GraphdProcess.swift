@@ -12,6 +12,10 @@ final class GraphdProcess {
     let dataDirectory: String
     let process: ChildProcess
     let outputPath: String
+    /// What earlier start attempts printed (their port was taken). An attempt can get as far as
+    /// opening the data directory before it fails to bind, and whatever recovery reports then
+    /// (a torn log tail it cut off) is said once, in that attempt's output.
+    let earlierAttemptsOutput: String
 
     /// The `graphd` executable: beside this test binary in the build directory (SwiftPM
     /// puts both there), or `$GRAPHD_BINARY`.
@@ -73,6 +77,7 @@ final class GraphdProcess {
         self.dataDirectory = dataDirectory
         let executable = try Self.executablePath()
         var lastError = "not started"
+        var earlier = ""
         // A port picked free can be taken by someone else before graphd binds it: retry.
         for _ in 0..<5 {
             let port = try Self.freePort()
@@ -84,11 +89,13 @@ final class GraphdProcess {
                 self.port = port
                 self.process = process
                 self.outputPath = outputPath
+                self.earlierAttemptsOutput = earlier
                 return
             }
             process.send(SIGKILL)
             process.wait()
             lastError = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "(no output)"
+            earlier += lastError
             try? FileManager.default.removeItem(atPath: outputPath)
         }
         throw TestClientError(description: "graphd did not start: \(lastError)")
@@ -109,8 +116,8 @@ final class GraphdProcess {
     /// A new client connection.
     func client() throws -> RESPTestClient { try RESPTestClient(port: port) }
 
-    /// What graphd printed so far (stdout and stderr together).
-    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    /// What graphd printed so far (stdout and stderr together), failed start attempts first.
+    var output: String { earlierAttemptsOutput + ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "") }
 
     /// kill -9, then reap.
     func kill9() {
