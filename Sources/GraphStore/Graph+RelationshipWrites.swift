@@ -7,13 +7,12 @@
 extension Graph {
     public mutating func createRelationship(type: RelationshipTypeID, from start: NodeID, to end: NodeID,
                                             properties: [(key: PropertyKeyID, value: Value)]) throws(GraphError) -> Relationship {
-        let id = try createRelationship(id: nil, type: type, from: start, to: end, properties: [PropertyEntry](normalizing: properties))
-        return Relationship(id: id, type: type, start: start, end: end)
+        try createRelationship(id: nil, type: type, from: start, to: end, properties: [PropertyEntry](normalizing: properties))
     }
 
     /// Creates a relationship with the next free id, or with `requested` (replay).
     mutating func createRelationship(id requested: RelationshipID?, type: RelationshipTypeID, from start: NodeID, to end: NodeID,
-                                     properties: [PropertyEntry]) throws(GraphError) -> RelationshipID {
+                                     properties: [PropertyEntry]) throws(GraphError) -> Relationship {
         requireTransaction()
         try checkNames(type: type)
         for entry in properties { try checkNames(key: entry.key) }
@@ -35,7 +34,7 @@ extension Graph {
         insertRelationshipRecord(relationship, properties: properties)
         record(undo: .uncreateRelationship(relationship, allocation),
                redo: .createRelationship(id, type: type, from: start, to: end, properties: properties))
-        return id
+        return relationship
     }
 
     /// Deletes `relationship`, which must exist with the type and ends it names.

@@ -3,7 +3,7 @@
 // for free.
 
 /// An id that is a dense index: what IDBitSet stores.
-public protocol DenseID {
+protocol DenseID {
     var index: Int { get }
     init(_ value: Int)
 }
