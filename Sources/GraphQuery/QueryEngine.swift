@@ -279,7 +279,8 @@ public final class QueryEngine: Sendable {
         let key = PlanKey(thread: UInt(pthread_self()), body: body)
         if let plan = cache.withLock({ $0[key] }) { return (plan, true) }
         let query = try Parser.parse(body)
-        let plan = Planner.plan(try Binder.bind(query, registry: procedures))
+        let bound = try Binder.bind(query, registry: procedures)
+        let plan = SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(bound)
         cache.withLock { plans in
             if plans.count >= cacheCapacity { plans.removeAll(keepingCapacity: true) }
             plans[key] = plan

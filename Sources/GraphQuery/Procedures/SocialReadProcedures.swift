@@ -91,9 +91,9 @@ struct SocialMutualFriendsProcedure: Procedure {
         // exactly the pattern's: there a FRIEND self-loop makes a (or b) a neighbour of itself,
         // so it is a common neighbour when it is also b's (a's) friend. People are not their own
         // friends, so the procedure proper leaves that out.
-        if arguments.count > 2, case .bool(true) = arguments[2], a != b, let friend = schema.friend {
+        if arguments.count > 2, case .bool(true) = arguments[2], a != b {
             for (x, y) in [(a, b), (b, a)] where !friends.contains(x) && graph.areFriends(x, y, schema: schema)
-                && graph.adjacency(of: x, type: friend, direction: .outgoing).contains(neighbor: x) {
+                && graph.hasFriendSelfLoop(x, schema: schema) {
                 friends.insert(x, at: friends.firstIndex { $0 > x } ?? friends.count)
             }
         }
@@ -149,12 +149,50 @@ struct SocialInvitableAudienceProcedure: Procedure {
         guard hops == 1 || hops == 2 else { throw QueryError(.runtime, "`\(name)`: option 'hops' must be 1 or 2, but was \(hops)") }
         let audienceOptions = AudienceOptions(hops: hops, limit: try shared.integer(options, "limit", procedure: name))
         let schema = context.socialSchema(graph, names: shared.names)
+        if arguments.count > 2, case .bool(true) = arguments[2] {
+            return patternRows(arguments[0], schema: schema, options: audienceOptions, graph: graph)
+        }
         guard let event = try shared.node(arguments[0], label: schema.event, schema: schema, graph: graph, procedure: name, argument: "event") else { return [] }
         let g = graph
         let members = shared.pool.withScratch { scratch in
             g.invitableAudience(of: event, schema: schema, options: audienceOptions, scratch: &scratch)
         }
         return members.map { [.node($0.node), $0.kind.runtimeValue, .integer(Int64($0.mutualFriends))] }
+    }
+
+    /// The rows of docs/social.md's plain audience query, for the planner's rewrite of it
+    /// (Planner/SocialTemplates.swift, which passes a third argument, `true`): `pairs` is the
+    /// list of distinct `[event, host]` the query's first MATCH found; `relation` is the
+    /// Boolean `isFriend`. Where the pattern and the kernel differ, the pattern wins: a FRIEND
+    /// self-loop makes the host (or a friend) one of the host's own friends, so it counts as a
+    /// mutual friend of every friend (of itself); and with several pairs the rows of all of
+    /// them are merged in the query's order.
+    func patternRows(_ pairs: RuntimeValue, schema: SocialSchema, options: AudienceOptions, graph: Graph) -> [[RuntimeValue]] {
+        guard case .list(let pairs) = pairs else { return [] }
+        var members: [AudienceMember] = []
+        var resort = pairs.count > 1
+        for pair in pairs {
+            guard case .list(let ends) = pair, ends.count == 2, case .node(let event) = ends[0], case .node(let host) = ends[1] else { continue }
+            let g = graph
+            var found = shared.pool.withScratch { scratch in
+                g.invitableAudience(of: event, host: host, schema: schema, options: options, scratch: &scratch)
+            }
+            let hostLoop = graph.hasFriendSelfLoop(host, schema: schema)
+            for k in found.indices where found[k].kind == .friend {
+                let extra = (hostLoop ? 1 : 0) + (graph.hasFriendSelfLoop(found[k].node, schema: schema) ? 1 : 0)
+                if extra > 0 { found[k].mutualFriends += extra; resort = true }
+            }
+            members += found
+        }
+        if resort {
+            // Friends first, mutual descending, then id: the kernel's order, redone. Rows that
+            // tie are equal rows, so the sort need not be stable.
+            members.sort { a, b in
+                if (a.kind == .friend) != (b.kind == .friend) { return a.kind == .friend }
+                return a.mutualFriends != b.mutualFriends ? a.mutualFriends > b.mutualFriends : a.node < b.node
+            }
+        }
+        return members.map { [.node($0.node), .bool($0.kind == .friend), .integer(Int64($0.mutualFriends))] }
     }
 }
 

@@ -70,6 +70,13 @@ extension Graph {
     }
 
     /// Whether there is a relationship of `type` from `a` to `b`.
+    /// Whether `user` has a FRIEND relationship to itself. The social kernels never count one
+    /// (people are not their own friends); a plain pattern such as `(a)-[:FRIEND]-(m)` does,
+    /// and the planner's rewrites of such patterns use this to give the pattern's answer.
+    public func hasFriendSelfLoop(_ user: NodeID, schema: SocialSchema) -> Bool {
+        hasRelationship(schema.friend, from: user, to: user)
+    }
+
     func hasRelationship(_ type: RelationshipTypeID?, from a: NodeID, to b: NodeID) -> Bool {
         guard let type else { return false }
         return adjacency(of: a, type: type, direction: .outgoing).contains(neighbor: b)

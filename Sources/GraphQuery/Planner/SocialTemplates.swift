@@ -1,0 +1,188 @@
+// SocialTemplates.swift — recognises docs/social.md's plain invitable-audience query, which is
+// too long a pipeline (collects, unwinds, a list comprehension with a pattern inside) for the
+// clause-level rewrites of SocialPlanner, by its tokens: the same tokens up to variable names,
+// keyword case, layout and the event id (a parameter or a literal). The query's own RETURN
+// and everything after it are kept as written; only the part before is replaced by a call of
+// the audience kernel that yields the variables the RETURN reads. Called from
+// QueryEngine.compile after the original query has parsed and bound, so every error is the
+// original's.
+
+/// A plain-Cypher pipeline recognised token for token, and the Cypher that replaces it.
+struct QueryTemplate: Sendable {
+    /// The template's tokens, without the end of input.
+    let tokens: [Token]
+    /// Template identifiers that are variables: the query may name them otherwise (one name
+    /// each, different names for different variables). Every other identifier must be as
+    /// written (case aside for keywords and function names).
+    let variables: Set<String>
+    /// The template's ORDER BY keys (tokens after `ORDER BY`): the kernel's own order, so a
+    /// RETURN sorting by exactly these needs no sort.
+    let order: [Token]
+    /// The Cypher that computes the template's variables, given the match.
+    let replacement: @Sendable (TemplateMatch) -> String
+
+    init(_ text: String, variables: Set<String>, order: String, replacement: @escaping @Sendable (TemplateMatch) -> String) {
+        // The templates are constants of this file: they lex.
+        tokens = (try? Lexer.tokenize(text))?.dropLast() ?? []
+        self.variables = variables
+        self.order = (try? Lexer.tokenize(order))?.dropLast() ?? []
+        self.replacement = replacement
+    }
+
+    /// How the query matched: the query's name of each template variable, and the source text
+    /// of each `$slot` (a parameter or a single literal token).
+    struct TemplateMatch {
+        var names: [String: String] = [:]
+        var slots: [String: String] = [:]
+
+        /// The query's name of template variable `variable`, back-ticked.
+        func name(_ variable: String) -> String {
+            "`" + (names[variable] ?? variable).replacingOccurrences(of: "`", with: "``") + "`"
+        }
+    }
+
+    /// The match of the template against the start of `query`, and the index of the first
+    /// query token after it; nil when the tokens differ.
+    func match(_ query: [Token], source: [UInt8]) -> (TemplateMatch, end: Int)? {
+        guard query.count > tokens.count else { return nil }
+        var result = TemplateMatch()
+        var taken: Set<String> = []
+        for (k, t) in tokens.enumerated() {
+            let q = query[k]
+            switch t.kind {
+            case .parameter:
+                switch q.kind {
+                case .parameter, .integer, .float, .string: break
+                default: return nil
+                }
+                let text = String(decoding: source[q.location.offset..<q.endOffset], as: UTF8.self)
+                if let seen = result.slots[t.text], seen != text { return nil }
+                result.slots[t.text] = text
+            case .identifier where variables.contains(t.text):
+                guard q.kind == .identifier || q.kind == .escapedIdentifier else { return nil }
+                if let seen = result.names[t.text] {
+                    guard seen == q.text else { return nil }
+                } else {
+                    guard !taken.contains(q.text) else { return nil }
+                    taken.insert(q.text)
+                    result.names[t.text] = q.text
+                }
+            case .identifier:
+                guard q.kind == .identifier else { return nil }
+                // Labels, types and property keys (after `:` or `.`, or before `:` in a map)
+                // are case-sensitive; keywords and function names are not.
+                let named = k > 0 && (tokens[k - 1].isSymbol(.colon) || tokens[k - 1].isSymbol(.dot))
+                    || (k + 1 < tokens.count && tokens[k + 1].isSymbol(.colon))
+                guard named ? q.text == t.text : q.text.uppercased() == t.text.uppercased() else { return nil }
+            default:
+                guard q.kind == t.kind, q.text == t.text else { return nil }
+            }
+        }
+        return (result, tokens.count)
+    }
+
+    /// Whether `query[at...]` starts with this template's ORDER BY keys (mapped through
+    /// `names`), followed by the end of the keys.
+    func ordersAsKernel(_ query: [Token], at start: Int, names: [String: String]) -> Bool {
+        guard start + order.count < query.count else { return false }
+        for (k, t) in order.enumerated() {
+            let q = query[start + k]
+            if t.kind == .identifier, variables.contains(t.text) {
+                guard q.kind == .identifier || q.kind == .escapedIdentifier, q.text == names[t.text] else { return false }
+            } else if t.kind == .identifier {
+                guard q.kind == .identifier, q.text.uppercased() == t.text.uppercased() else { return false }
+            } else {
+                guard q.kind == t.kind, q.text == t.text else { return false }
+            }
+        }
+        let next = query[start + order.count]
+        return next.kind == .endOfInput || next.isKeyword("SKIP") || next.isKeyword("LIMIT") || next.isSymbol(.semicolon)
+    }
+}
+
+/// The templates graphd recognises and the rewrite of a query body through them.
+enum SocialTemplates {
+    /// Name of the procedure every replacement calls: its call gets a third argument, `true`
+    /// (the binder would refuse it in text), asking for the pattern's own rows (see
+    /// SocialInvitableAudienceProcedure).
+    static let audienceProcedure = "social.invitableAudience"
+
+    /// docs/social.md's invitable audience with `hops` 2 and 1 (the 2-hop part dropped).
+    static let templates: [QueryTemplate] = [audience(hops: 2), audience(hops: 1)]
+
+    static func audience(hops: Int) -> QueryTemplate {
+        let reach = hops == 2 ? """
+            UNWIND friends AS f
+            OPTIONAL MATCH (f)-[:FRIEND]-(x)
+            WITH e, h, friends, collect(DISTINCT x) + friends AS reach
+            UNWIND reach AS c
+            """ : "UNWIND friends AS c"
+        return QueryTemplate("""
+            MATCH (h:User)-[:HOSTS]->(e:Event {id: $event})
+            MATCH (h)-[:FRIEND]-(f)
+            WITH e, h, collect(DISTINCT f) AS friends
+            \(reach)
+            WITH DISTINCT e, h, friends, c
+            WHERE c <> h AND NOT (c)-[:INVITED]->(e) AND NOT (c)-[:ATTENDING]->(e) AND NOT (h)-[:BLOCKED]-(c)
+            WITH c, c IN friends AS isFriend, size([m IN friends WHERE (m)-[:FRIEND]-(c)]) AS mutual
+            """,
+            variables: ["h", "e", "f", "friends", "x", "reach", "c", "m", "isFriend", "mutual"],
+            order: "isFriend DESC, mutual DESC, id(c)") { m in
+            // Events are matched as the query matches them; each (event, host) pair goes to
+            // the kernel, which yields `relation` as the Boolean isFriend in this mode.
+            """
+            MATCH (`graphd host`:User)-[:HOSTS]->(`graphd event`:Event {id: \(m.slots["event"] ?? "null")})
+            WITH collect(DISTINCT [`graphd event`, `graphd host`]) AS `graphd pairs`
+            CALL \(audienceProcedure)(`graphd pairs`, {hops: \(hops)}) YIELD user AS \(m.name("c")), relation AS \(m.name("isFriend")), mutual AS \(m.name("mutual"))
+            """
+        }
+    }
+
+    /// The plan of `body` through a template, or nil when none matches. `bound` is the query
+    /// as written, already bound (so it is valid Cypher): its columns and parameters stay.
+    static func plan(_ body: String, bound: BoundQuery, registry: ProcedureRegistry) -> LogicalPlan? {
+        var plain = false
+        if bound.unions.isEmpty, case .projection(let last)? = bound.clauses.last?.clause { plain = !last.isDistinct && !last.isAggregating }
+        guard let text = rewrite(body, finalProjectionIsPlain: plain),
+              let query = try? Parser.parse(text), var replacement = try? Binder.bind(query, registry: registry),
+              replacement.columns == bound.columns else { return nil }
+        for k in replacement.clauses.indices {
+            guard case .call(var call) = replacement.clauses[k].clause, call.name == audienceProcedure else { continue }
+            call.arguments.append(.literal(.bool(true)))
+            replacement.clauses[k].clause = .call(call)
+        }
+        replacement.parameterNames = bound.parameterNames
+        return Planner.plan(replacement)
+    }
+
+    /// The body that replaces `body`, or nil when no template matches. `sortable`: the final
+    /// projection neither deduplicates nor aggregates, so an ORDER BY equal to the kernel's
+    /// order may be dropped (the rows already come in it).
+    static func rewrite(_ body: String, finalProjectionIsPlain: Bool) -> String? {
+        guard let tokens = try? Lexer.tokenize(body) else { return nil }
+        let source = Array(body.utf8)
+        for template in templates {
+            guard let (match, end) = template.match(tokens, source: source) else { continue }
+            var rest = String(decoding: source[tokens[end].location.offset...], as: UTF8.self)
+            if finalProjectionIsPlain, tokens[end].isKeyword("RETURN"), !tokens[end + 1].isKeyword("DISTINCT"),
+               let order = topLevelOrderBy(tokens, from: end),
+               template.ordersAsKernel(tokens, at: order + 2, names: match.names) {
+                let keysEnd = tokens[order + 2 + template.order.count].location.offset
+                rest = String(decoding: source[tokens[end].location.offset..<tokens[order].location.offset], as: UTF8.self)
+                    + String(decoding: source[keysEnd...], as: UTF8.self)
+            }
+            return template.replacement(match) + "\n" + rest
+        }
+        return nil
+    }
+
+    /// The index of the first `ORDER` `BY` after `start`, before any UNION.
+    static func topLevelOrderBy(_ tokens: [Token], from start: Int) -> Int? {
+        var k = start
+        while k + 1 < tokens.count, !tokens[k].isKeyword("UNION") {
+            if tokens[k].isKeyword("ORDER"), tokens[k + 1].isKeyword("BY") { return k }
+            k += 1
+        }
+        return nil
+    }
+}
