@@ -81,7 +81,7 @@ struct QueryTemplate: Sendable {
         return (result, tokens.count)
     }
 
-    /// Whether `query[at...]` starts with this template's ORDER BY keys (mapped through
+    /// Whether `query[start...]` starts with this template's ORDER BY keys (mapped through
     /// `names`), followed by the end of the keys.
     func ordersAsKernel(_ query: [Token], at start: Int, names: [String: String]) -> Bool {
         guard start + order.count < query.count else { return false }
@@ -155,9 +155,9 @@ enum SocialTemplates {
         return Planner.plan(replacement)
     }
 
-    /// The body that replaces `body`, or nil when no template matches. `sortable`: the final
-    /// projection neither deduplicates nor aggregates, so an ORDER BY equal to the kernel's
-    /// order may be dropped (the rows already come in it).
+    /// The body that replaces `body`, or nil when no template matches. `finalProjectionIsPlain`:
+    /// the query's last projection neither deduplicates nor aggregates, so an ORDER BY equal to
+    /// the kernel's order may be dropped (the rows already come in it).
     static func rewrite(_ body: String, finalProjectionIsPlain: Bool) -> String? {
         guard let tokens = try? Lexer.tokenize(body) else { return nil }
         let source = Array(body.utf8)
