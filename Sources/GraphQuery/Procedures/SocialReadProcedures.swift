@@ -173,9 +173,8 @@ struct SocialInvitableAudienceProcedure: Procedure {
         var resort = pairs.count > 1
         for pair in pairs {
             guard case .list(let ends) = pair, ends.count == 2, case .node(let event) = ends[0], case .node(let host) = ends[1] else { continue }
-            let g = graph
             var found = shared.pool.withScratch { scratch in
-                g.invitableAudience(of: event, host: host, schema: schema, options: options, scratch: &scratch)
+                graph.invitableAudience(of: event, host: host, schema: schema, options: options, scratch: &scratch)
             }
             let hostLoop = graph.hasFriendSelfLoop(host, schema: schema)
             for k in found.indices where found[k].kind == .friend {
