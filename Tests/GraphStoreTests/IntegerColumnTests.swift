@@ -92,4 +92,30 @@ import Testing
         #expect(graph.property(id, of: ann) == .integer(42))
         #expect(graph.firstNodeID(withLabel: user, key: id, equalTo: .integer(42)) == nil)
     }
+
+    /// `integerValues` reads the column where it can and the property everywhere else: nodes
+    /// of another indexed label, unindexed nodes, non-integers, missing values, dead nodes.
+    @Test func integerValuesAgreeWithPropertyReads() throws {
+        var graph = Graph()
+        graph.beginTransaction()
+        let user = graph.internLabel("User"), event = graph.internLabel("Event"), id = graph.internPropertyKey("id")
+        try graph.createIndex(label: user, key: id, unique: true)
+        try graph.createIndex(label: event, key: id, unique: true)
+        var nodes: [NodeID] = []
+        nodes.append(try graph.createNode(labels: [user], properties: [(id, .integer(42))]))
+        nodes.append(try graph.createNode(labels: [event], properties: [(id, .integer(42))]))
+        nodes.append(try graph.createNode(labels: [], properties: [(id, .integer(-5))]))
+        nodes.append(try graph.createNode(labels: [user], properties: [(id, .string("x"))]))
+        nodes.append(try graph.createNode(labels: [user], properties: []))
+        nodes.append(try graph.createNode(labels: [user], properties: [(id, .integer(.min))]))
+        let gone = try graph.createNode(labels: [user], properties: [(id, .integer(9))])
+        try graph.deleteNode(gone, detach: false)
+        let other = graph.internPropertyKey("other")
+        _ = graph.commitTransaction()
+        let raw = (nodes + [gone, NodeID(rawValue: 1_000)]).map(\.rawValue)
+        let expected: [Int64?] = raw.map { if case .integer(let v) = graph.property(id, of: NodeID(rawValue: $0)) { v } else { nil } }
+        #expect(graph.integerValues(id, of: raw) == expected)
+        #expect(expected == [42, 42, -5, nil, nil, .min, nil, nil])
+        #expect(graph.integerValues(other, of: raw) == Array(repeating: nil, count: raw.count))
+    }
 }

@@ -242,7 +242,7 @@ struct EmbeddedMix: Sendable {
             return { "\(text0(name))|\(text0(username))" }
         case .friends:
             guard let u = node(userLabel, s.users[i]) else { return { "" } }
-            let ids = g.friendIDs(of: u, schema: schema).map { appID(NodeID(rawValue: $0)) }
+            let ids = g.integerValues(idKey, of: g.friendIDs(of: u, schema: schema)).map { Int($0 ?? -1) }
             return { Canonical.ids(ids) }
         case .connections:
             guard let u = node(userLabel, s.users[i]) else { return { "" } }
