@@ -34,20 +34,18 @@ extension Graph {
     /// The integer value of `key` on each of `nodes` (raw node ids, as `friendIDs(of:)` gives
     /// them), in order; nil where a node lacks it or holds something else. Mapping a kernel's
     /// answer back to an app's ids is this: a unique index's column is found once and read in
-    /// one tight loop, so it costs about what copying the answer does.
+    /// one tight loop (by arithmetic where its values follow node order), so it costs about
+    /// what copying the answer does.
     /// - Complexity: O(nodes).
     public func integerValues(_ key: PropertyKeyID, of nodes: [UInt32]) -> [Int64?] {
         guard let column = propertyIndexes.first(where: { $0.descriptor.key == key && $0.integers != nil })?.integers else {
             return nodes.map { if case .integer(let v) = property(key, of: NodeID(rawValue: $0)) { v } else { nil } }
         }
-        return column.values.withUnsafeBufferPointer { values in
-            nodes.map { raw -> Int64? in
-                let i = Int(raw)
-                if i < values.count, values[i] != IntegerColumn.absent { return values[i] }
-                // Another label's index, or a value the column does not hold: the general read.
-                if case .integer(let v) = property(key, of: NodeID(rawValue: raw)) { return v }
-                return nil
-            }
+        return nodes.map { raw -> Int64? in
+            if let v = column.value(of: NodeID(rawValue: raw)) { return v }
+            // Another label's index, or a value the column does not hold: the general read.
+            if case .integer(let v) = property(key, of: NodeID(rawValue: raw)) { return v }
+            return nil
         }
     }
 

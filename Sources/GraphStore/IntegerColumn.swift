@@ -15,6 +15,12 @@
 //   so a probe run stays unbroken). A key's home is the high bits of key × 2^64/φ (Fibonacci
 //   hashing); probing is linear. Several nodes may hold one key (the table does not enforce
 //   uniqueness; the index's constraint check does), each in its own slot.
+// - `run` is one range of node slots whose values are their slot plus a constant (`lo ..< hi`,
+//   value = slot + offset): what a bulk import of rows numbered in order leaves, and what
+//   auto-increment ids keep extending. Reading a value there is arithmetic, no memory access:
+//   answers map thousands of friends back to app ids, and the column (8 bytes a node) is far
+//   out of cache on a large graph. The run only speeds reads up: `values` holds every value
+//   too, and a write that disagrees with the run cuts it short (O(1)); it never grows back.
 
 /// Integer values by node and nodes by integer value, for one unique index.
 struct IntegerColumn: Sendable, Equatable {
@@ -26,6 +32,10 @@ struct IntegerColumn: Sendable, Equatable {
     private var slots: [UInt32] = []
     private var used = 0        // slots holding a node or a tombstone
     private var live = 0        // slots holding a node
+    /// The affine run: slots `runStart ..< runStart + runCount` hold slot + `runOffset`.
+    private var runStart = 0
+    private var runCount = 0
+    private var runOffset: Int64 = 0
 
     /// The table's size in slots (for tests: churn must not grow it).
     var slotCount: Int { slots.count }
@@ -33,6 +43,8 @@ struct IntegerColumn: Sendable, Equatable {
     /// The integer `node` holds, or nil (none, not an integer, or Int64.min).
     @inline(__always) func value(of node: NodeID) -> Int64? {
         let i = node.index
+        // One unsigned compare covers both ends of the run.
+        if UInt(bitPattern: i &- runStart) < UInt(bitPattern: runCount) { return Int64(i) &+ runOffset }
         guard i < values.count else { return nil }
         let v = values[i]
         return v == Self.absent ? nil : v
@@ -56,6 +68,7 @@ struct IntegerColumn: Sendable, Equatable {
     mutating func insert(_ node: NodeID, _ key: Int64) {
         guard key != Self.absent else { return }
         if value(of: node) != nil { remove(node) }
+        extendRun(node.index, key)
         if node.index >= values.count {
             values.append(contentsOf: repeatElement(Self.absent, count: node.index + 1 - values.count))
         }
@@ -81,6 +94,26 @@ struct IntegerColumn: Sendable, Equatable {
         slots[i] = Self.deleted
         live -= 1
         values[node.index] = Self.absent
+        cutRun(at: node.index)
+    }
+
+    /// Keeps the run true after `slot` takes `key`. The slot holds nothing now (a slot inside
+    /// the run had a value, whose removal cut the run there), so only two cases matter: the
+    /// slot just past the run joins it when its value continues the sequence, and the first
+    /// value of an empty column starts it.
+    @inline(__always) private mutating func extendRun(_ slot: Int, _ key: Int64) {
+        let (offset, overflow) = key.subtractingReportingOverflow(Int64(slot))
+        guard !overflow else { return }
+        if runCount == 0 && live == 0 {
+            (runStart, runCount, runOffset) = (slot, 1, offset)
+        } else if runCount > 0 && slot == runStart + runCount && offset == runOffset {
+            runCount += 1
+        }
+    }
+
+    /// Ends the run before `slot` when `slot` is in it (its value is going or changing).
+    @inline(__always) private mutating func cutRun(at slot: Int) {
+        if slot >= runStart && slot < runStart + runCount { runCount = slot - runStart }
     }
 
     /// Room for `count` values without rehashing (bulk builds).

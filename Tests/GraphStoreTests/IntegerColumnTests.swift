@@ -8,7 +8,7 @@ import Testing
 @Suite struct IntegerColumnTests {
     /// Every node's value and every key's nodes agree with the model.
     private static func check(_ column: IntegerColumn, _ model: [UInt32: Int64], keys: ClosedRange<Int64>) {
-        for n in 0..<64 as Range<UInt32> {
+        for n in 0..<70 as Range<UInt32> {
             #expect(column.value(of: NodeID(rawValue: n)) == model[n])
         }
         for key in keys {
@@ -37,6 +37,58 @@ import Testing
             if step % 50 == 0 { Self.check(column, model, keys: -9...9) }
         }
         Self.check(column, model, keys: -9...9)
+    }
+
+    /// Values numbered in slot order (a bulk import) form the affine run that reads answer
+    /// by arithmetic; writes that agree with it, contradict it, or remove from it must leave
+    /// every read equal to the model's.
+    @Test(arguments: [4, 5, 6] as [UInt64])
+    func writesAroundTheAffineRunMatchAModel(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        var column = IntegerColumn()
+        var model: [UInt32: Int64] = [:]
+        for n in 0..<48 as Range<UInt32> {
+            column.insert(NodeID(rawValue: n), Int64(n) + 100)
+            model[n] = Int64(n) + 100
+        }
+        Self.check(column, model, keys: 90...170)
+        for step in 0..<1_500 {
+            let node = UInt32.random(in: 0..<64, using: &rng)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0:
+                column.remove(NodeID(rawValue: node))
+                model[node] = nil
+            case 1:
+                // The value the run would give: extends it at its end, rewrites it inside.
+                column.insert(NodeID(rawValue: node), Int64(node) + 100)
+                model[node] = Int64(node) + 100
+            default:
+                let key = Int64.random(in: 95...170, using: &rng)
+                column.insert(NodeID(rawValue: node), key)
+                model[node] = key
+            }
+            if step % 25 == 0 { Self.check(column, model, keys: 90...175) }
+        }
+        Self.check(column, model, keys: 90...175)
+    }
+
+    @Test func aRunReadsWithoutTheColumnAndIsCutByAContradictingWrite() {
+        var column = IntegerColumn()
+        for n in 0..<1_000 as Range<UInt32> { column.insert(NodeID(rawValue: n), Int64(n) + 7) }
+        #expect(column.value(of: NodeID(rawValue: 999)) == 1_006)
+        #expect(column.value(of: NodeID(rawValue: 1_000)) == nil)
+        column.insert(NodeID(rawValue: 500), -3)
+        #expect(column.value(of: NodeID(rawValue: 500)) == -3)
+        #expect(column.value(of: NodeID(rawValue: 499)) == 506)
+        #expect(column.value(of: NodeID(rawValue: 501)) == 508)
+        column.remove(NodeID(rawValue: 10))
+        #expect(column.value(of: NodeID(rawValue: 10)) == nil)
+        #expect(column.value(of: NodeID(rawValue: 11)) == 18)
+        var found: [NodeID] = []
+        column.forEachNode(holding: 507) { found.append($0) }
+        #expect(found.isEmpty)
+        column.forEachNode(holding: -3) { found.append($0) }
+        #expect(found == [NodeID(rawValue: 500)])
     }
 
     @Test func int64MinIsLeftToThePropertyRead() {
