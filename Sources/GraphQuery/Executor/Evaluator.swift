@@ -183,9 +183,11 @@ extension ExecutionContext {
         case .patternComprehension(let pattern):
             var local = Executor.padded(row, to: pattern.width)
             var values: [RuntimeValue] = []
-            // The closures capture the parts they read, not the whole pattern (a copy each).
+            // The closures capture the parts they read, not the whole pattern (a copy each), and
+            // `self` unowned(unsafe): what a closure given to `match` captures is copied per
+            // recursive call (see the MATCH step in Executor.swift).
             let (filter, projection) = (pattern.predicate, pattern.projection)
-            _ = try match(pattern.plan, 0, &local) { (r: Row) throws(QueryError) -> Bool in
+            _ = try match(pattern.plan, 0, &local) { [unowned(unsafe) self] (r: Row) throws(QueryError) -> Bool in
                 if let filter, try evaluate(filter, r) != .bool(true) { return true }
                 let value = try projection.map { e throws(QueryError) in try evaluate(e, r) } ?? .null
                 try watchdog.charge(Watchdog.size(of: value))
@@ -196,11 +198,18 @@ extension ExecutionContext {
         case .patternPredicate(let pattern):
             var local = Executor.padded(row, to: pattern.width)
             var found = false
-            let filter = pattern.predicate
-            _ = try match(pattern.plan, 0, &local) { (r: Row) throws(QueryError) -> Bool in
-                if let filter, try evaluate(filter, r) != .bool(true) { return true }
-                found = true
-                return false
+            // Without a filter the closure captures nothing counted (see patternComprehension).
+            if let filter = pattern.predicate {
+                _ = try match(pattern.plan, 0, &local) { [unowned(unsafe) self] (r: Row) throws(QueryError) -> Bool in
+                    if try evaluate(filter, r) != .bool(true) { return true }
+                    found = true
+                    return false
+                }
+            } else {
+                _ = try match(pattern.plan, 0, &local) { (_: Row) throws(QueryError) -> Bool in
+                    found = true
+                    return false
+                }
             }
             return .bool(found)
         }

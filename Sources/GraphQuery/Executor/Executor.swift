@@ -284,10 +284,23 @@ extension ExecutionContext {
         case .match(let operators, let predicate, let isOptional, let introduced):
             var current = Executor.padded(row, to: width)
             var matched = false
-            let going = try match(operators, 0, &current) { (found: Row) throws(QueryError) -> Bool in
-                if let predicate, try evaluate(predicate, found) != .bool(true) { return true }
-                matched = true
-                return try forward(found, index, end, &state, &output)
+            // The optimizer specialises `match` for this closure and copies what the closure
+            // captures once per recursive call site on every call, i.e. per row: a captured
+            // reference costs eight retains and releases a row. So the closure captures no
+            // reference: `self` unowned(unsafe) (this method's own receiver, alive throughout)
+            // and the predicate, when there is one, through a separate closure.
+            let going: Bool
+            if let predicate {
+                going = try match(operators, 0, &current) { [unowned(unsafe) self] (found: Row) throws(QueryError) -> Bool in
+                    if try evaluate(predicate, found) != .bool(true) { return true }
+                    matched = true
+                    return try forward(found, index, end, &state, &output)
+                }
+            } else {
+                going = try match(operators, 0, &current) { [unowned(unsafe) self] (found: Row) throws(QueryError) -> Bool in
+                    matched = true
+                    return try forward(found, index, end, &state, &output)
+                }
             }
             if going, !matched, isOptional {
                 for slot in introduced { current[slot] = .null }
