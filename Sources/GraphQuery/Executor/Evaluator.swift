@@ -196,6 +196,7 @@ extension ExecutionContext {
             }
             return .list(values)
         case .patternPredicate(let pattern):
+            if pattern.predicate == nil, let answer = try boundAdjacency(pattern.plan, row) { return .bool(answer) }
             var local = Executor.padded(row, to: pattern.width)
             var found = false
             // Without a filter the closure captures nothing counted (see patternComprehension).

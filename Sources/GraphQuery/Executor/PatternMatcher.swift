@@ -224,6 +224,47 @@ extension ExecutionContext {
     }
 
     /// The type ids named by `types` (every type when empty; unknown names match nothing).
+    /// A pattern predicate between nodes the row already binds (`exists((v)-[:FRIEND]-(x))`,
+    /// what the binder turns into arguments, label checks and adjacency checks), answered on
+    /// the row itself:
+    /// no padded copy of the row, no matcher and its closure. nil for any other plan.
+    func boundAdjacency(_ plan: [PatternOperator], _ row: Row) throws(QueryError) -> Bool? {
+        for op in plan {
+            switch op {
+            case .argument, .adjacencyCheck: continue
+            case .nodeFilter(_, _, let properties) where properties.isEmpty: continue
+            default: return nil
+            }
+        }
+        for op in plan {
+            switch op {
+            case .argument(let slot):
+                switch slot < row.count ? row[slot] : .null {
+                case .null: return false
+                case .node: continue
+                case let other: throw RuntimeValue.typeMismatch(expected: "Node", other)
+                }
+            case .nodeFilter(let slot, let labels, _):
+                guard slot < row.count, case .node(let node) = row[slot] else { return false }
+                for label in labels where !hasLabel(node, label) { return false }
+            case .adjacencyCheck(let from, let to, let types, let direction):
+                guard from < row.count, to < row.count, case .node(let start) = row[from], case .node(let end) = row[to] else { return false }
+                let ids = typeIDs(types)
+                let found = withGraph { g -> Bool in
+                    for type in ids {
+                        if direction != .rightToLeft, g.adjacency(of: start, type: type, direction: .outgoing).contains(neighbor: end) { return true }
+                        if direction != .leftToRight, g.adjacency(of: start, type: type, direction: .incoming).contains(neighbor: end) { return true }
+                    }
+                    return false
+                }
+                guard found else { return false }
+            default:
+                return nil
+            }
+        }
+        return true
+    }
+
     func typeIDs(_ types: [String]) -> [RelationshipTypeID] {
         if types.count == 1, let ids = recentTypes.id(of: types[0]) { return ids }
         let ids = withGraph { graph in
