@@ -15,12 +15,13 @@
 //   so a probe run stays unbroken). A key's home is the high bits of key × 2^64/φ (Fibonacci
 //   hashing); probing is linear. Several nodes may hold one key (the table does not enforce
 //   uniqueness; the index's constraint check does), each in its own slot.
-// - `run` is one range of node slots whose values are their slot plus a constant (`lo ..< hi`,
-//   value = slot + offset): what a bulk import of rows numbered in order leaves, and what
-//   auto-increment ids keep extending. Reading a value there is arithmetic, no memory access:
-//   answers map thousands of friends back to app ids, and the column (8 bytes a node) is far
-//   out of cache on a large graph. The run only speeds reads up: `values` holds every value
-//   too, and a write that disagrees with the run cuts it short (O(1)); it never grows back.
+// - The run is one range of node slots whose values are their slot plus a constant
+//   (`runStart ..< runStart + runCount`, value = slot + `runOffset`): what a bulk import of
+//   rows numbered in order leaves, and what auto-increment ids keep extending. Reading a
+//   value there is arithmetic, no memory access: answers map thousands of friends back to
+//   app ids, and the column (8 bytes a node) is far out of cache on a large graph. The run
+//   only speeds reads up: `values` holds every value too, and a write that disagrees with the
+//   run cuts it short (O(1)); once cut, it grows again only at its new end.
 
 /// Integer values by node and nodes by integer value, for one unique index.
 struct IntegerColumn: Sendable, Equatable {
