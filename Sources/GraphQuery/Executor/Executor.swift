@@ -286,9 +286,9 @@ extension ExecutionContext {
             var matched = false
             // The optimizer specialises `match` for this closure and copies what the closure
             // captures once per recursive call site on every call, i.e. per row: a captured
-            // reference costs eight retains and releases a row. So the closure captures no
-            // reference: `self` unowned(unsafe) (this method's own receiver, alive throughout)
-            // and the predicate, when there is one, through a separate closure.
+            // reference costs eight retains and releases a row. So `self` is captured
+            // unowned(unsafe) (this method's own receiver, alive throughout), and only a step
+            // with a predicate gets the closure that captures it.
             let going: Bool
             if let predicate {
                 going = try match(operators, 0, &current) { [unowned(unsafe) self] (found: Row) throws(QueryError) -> Bool in
