@@ -103,17 +103,9 @@ extension ExecutionContext {
             row[slot] = .path(nodes: nodes, relationships: relationships)
             return try match(operators, index + 1, &row, emit)
         case .adjacencyCheck(let from, let to, let types, let direction):
-            guard case .node(let start) = row[from], case .node(let end) = row[to] else { return true }
-            let directions: [Direction] = switch direction {
-            case .leftToRight: [.outgoing]
-            case .rightToLeft: [.incoming]
-            case .either: [.outgoing, .incoming]
-            }
-            for way in directions {
-                for type in typeIDs(types) where withGraph({ $0.adjacency(of: start, type: type, direction: way).contains(neighbor: end) }) {
-                    return try match(operators, index + 1, &row, emit)
-                }
-            }
+            guard case .node(let start) = row[from], case .node(let end) = row[to],
+                  adjacent(start, end, types, direction) else { return true }
+            return try match(operators, index + 1, &row, emit)
         case .expand(let from, let relationshipSlot, let to, let types, let direction, let toIsBound,
                      let relationshipIsBound, let exclude, let bindsRelationship):
             guard case .node(let start) = row[from] else { return true }
@@ -223,11 +215,10 @@ extension ExecutionContext {
         return id
     }
 
-    /// The type ids named by `types` (every type when empty; unknown names match nothing).
     /// A pattern predicate between nodes the row already binds (`exists((v)-[:FRIEND]-(x))`,
     /// what the binder turns into arguments, label checks and adjacency checks), answered on
-    /// the row itself:
-    /// no padded copy of the row, no matcher and its closure. nil for any other plan.
+    /// the row itself: no padded copy of the row, no matcher and its closure. nil for any
+    /// other plan.
     func boundAdjacency(_ plan: [PatternOperator], _ row: Row) throws(QueryError) -> Bool? {
         for op in plan {
             switch op {
@@ -248,16 +239,8 @@ extension ExecutionContext {
                 guard slot < row.count, case .node(let node) = row[slot] else { return false }
                 for label in labels where !hasLabel(node, label) { return false }
             case .adjacencyCheck(let from, let to, let types, let direction):
-                guard from < row.count, to < row.count, case .node(let start) = row[from], case .node(let end) = row[to] else { return false }
-                let ids = typeIDs(types)
-                let found = withGraph { g -> Bool in
-                    for type in ids {
-                        if direction != .rightToLeft, g.adjacency(of: start, type: type, direction: .outgoing).contains(neighbor: end) { return true }
-                        if direction != .leftToRight, g.adjacency(of: start, type: type, direction: .incoming).contains(neighbor: end) { return true }
-                    }
-                    return false
-                }
-                guard found else { return false }
+                guard from < row.count, to < row.count, case .node(let start) = row[from], case .node(let end) = row[to],
+                      adjacent(start, end, types, direction) else { return false }
             default:
                 return nil
             }
@@ -265,6 +248,20 @@ extension ExecutionContext {
         return true
     }
 
+    /// Whether a relationship of one of `types` joins `start` to `end` in `direction`: a binary
+    /// search of `start`'s sorted lists, no walk.
+    func adjacent(_ start: NodeID, _ end: NodeID, _ types: [String], _ direction: PatternDirection) -> Bool {
+        let ids = typeIDs(types)
+        return withGraph { g in
+            for type in ids {
+                if direction != .rightToLeft, g.adjacency(of: start, type: type, direction: .outgoing).contains(neighbor: end) { return true }
+                if direction != .leftToRight, g.adjacency(of: start, type: type, direction: .incoming).contains(neighbor: end) { return true }
+            }
+            return false
+        }
+    }
+
+    /// The type ids named by `types` (every type when empty; unknown names match nothing).
     func typeIDs(_ types: [String]) -> [RelationshipTypeID] {
         if types.count == 1, let ids = recentTypes.id(of: types[0]) { return ids }
         let ids = withGraph { graph in
