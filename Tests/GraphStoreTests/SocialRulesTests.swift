@@ -184,6 +184,58 @@ import GraphStore
         #expect(!g.canView(viewer: u(1), user: u(0), schema: schema(g)))
     }
 
+    /// The audience against a brute-force model on random graphs: friends who are also invited
+    /// or blocked, connections reached through several friends, duplicate and reversed
+    /// friendships, both hop counts and limits that cut inside either part.
+    @Test func audienceAgreesWithABruteForceModelOnRandomGraphs() throws {
+        var seed: UInt64 = 2_026
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33) % bound
+        }
+        var scratch = TraversalScratch()
+        for round in 0..<12 {
+            let n = 40 + next(40)
+            let pairs = (0..<(n * 3)).map { _ in (next(n), next(n)) }.filter { $0.0 != $0.1 }
+            var g = SocialGraphBuilder.users(count: n, friendships: pairs)
+            let host = u(next(n))
+            let invited = (0..<next(8)).map { _ in u(next(n)) }, attending = (0..<next(5)).map { _ in u(next(n)) }
+            let event = SocialGraphBuilder.addEvent(to: &g, id: 7, host: host, startsAt: 1, invited: invited, attending: attending)
+            var blocked: [NodeID] = []
+            for _ in 0..<next(4) {
+                let other = u(next(n))
+                guard other != host else { continue }
+                blocked.append(other)
+                if next(2) == 0 {
+                    _ = try SocialGraphBuilder.write(&g) { try $0.block(other, by: host, at: 1) }
+                } else {
+                    _ = try SocialGraphBuilder.write(&g) { try $0.block(host, by: other, at: 1) }
+                }
+            }
+            let s = schema(g)
+            let friendsOf = { (x: NodeID) in Set(g.friendIDs(of: x, schema: s)) }
+            let hostFriends = friendsOf(host)
+            let excluded = Set([host] + invited + attending + blocked).map(\.rawValue)
+            func mutual(_ x: UInt32) -> Int { hostFriends.intersection(friendsOf(NodeID(rawValue: x))).count }
+            func ranked(_ nodes: [UInt32], _ kind: SocialRelationKind) -> [AudienceMember] {
+                nodes.map { AudienceMember(node: NodeID(rawValue: $0), kind: kind, mutualFriends: mutual($0)) }
+                    .sorted { $0.mutualFriends != $1.mutualFriends ? $0.mutualFriends > $1.mutualFriends : $0.node < $1.node }
+            }
+            let friends = ranked(hostFriends.filter { !excluded.contains($0) }.sorted(), .friend)
+            let connections = ranked((0..<UInt32(n)).filter { x in
+                !hostFriends.contains(x) && !excluded.contains(x) && mutual(x) > 0
+            }, .connection)
+            for hops in [1, 2] {
+                let all = hops == 1 ? friends : friends + connections
+                for limit in [nil, 0, 1, friends.count, friends.count + 1, all.count + 3] {
+                    let got = g.invitableAudience(of: event, schema: s, options: AudienceOptions(hops: hops, limit: limit), scratch: &scratch)
+                    #expect(got == Array(all.prefix(limit ?? Int.max)), "round \(round), hops \(hops), limit \(String(describing: limit))")
+                }
+            }
+            #expect(g.invitableAudienceCount(of: event, schema: s, scratch: &scratch) == friends.count + connections.count)
+        }
+    }
+
     @Test func audienceExcludesHostInvitedAttendingAndBlockedEitherWay() throws {
         // Host 0: friends 1, 2, 6, 7; connections 3 (via 1 and 2), 4 (via 6), 5 (via 7), 8 (via 7).
         var g = SocialGraphBuilder.users(count: 9, friendships: [(0, 1), (0, 2), (1, 3), (2, 3), (6, 0), (6, 4), (0, 7), (7, 5), (8, 7), (1, 2)])

@@ -69,18 +69,40 @@ import Testing
         #expect(labels.map(\.mutualFriends) == [n, 2])
     }
 
-    @Test func theRankingRadixSortAgreesWithTheStandardSort() {
+    /// Both ranking paths (the bounded heap and the whole-list counting sort) against a model:
+    /// random counters on random nodes, a minimum and a filter, every limit shape. The same
+    /// scratch is reused throughout, so a counter, bit or histogram slot left behind would change
+    /// a later answer.
+    @Test func rankingsAgreeWithAModelSortAndLeaveTheScratchClean() {
         var seed: UInt64 = 99
-        var spare: [UInt64] = []
-        for n in [0, 1, 5, 2_047, 2_048, 10_000, 70_000] {
-            var keys: [UInt64] = (0..<n).map { i in
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                // Ranking-shaped keys (small count, inverted id) and, every 7th, arbitrary bits.
-                return i % 7 == 0 ? seed : (seed >> 52) << 32 | UInt64(UInt32.max - UInt32(truncatingIfNeeded: seed >> 20) % 300_000)
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33) % bound
+        }
+        let nodeCount = 70_000
+        var scratch = TraversalScratch(nodeCapacity: nodeCount)
+        for (touchedNodes, maxCount) in [(0, 3), (1, 1), (5, 4), (700, 2), (5_000, 40), (30_000, 12)] {
+            let increments = (0..<touchedNodes).flatMap { _ in
+                let node = UInt32(next(nodeCount))
+                return Array(repeating: node, count: 1 + next(maxCount))
             }
-            let expected = keys.sorted()
-            keys.radixSortAscending(spare: &spare)
-            #expect(keys == expected, "n = \(n)")
+            var model: [UInt32: Int] = [:]
+            for node in increments { model[node, default: 0] += 1 }
+            let minimum = next(3)
+            let keep: (UInt32) -> Bool = { $0 % 5 != 2 }
+            let expected = model.filter { $0.value >= max(minimum, 1) && keep($0.key) }
+                .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            for limit in [nil, 1, 50, TraversalScratch.heapRankingLimit, TraversalScratch.heapRankingLimit + 1, 3_000] {
+                for node in increments { scratch.increment(node) }
+                let ranked = scratch.rankTouched(limit: limit, minimum: minimum, keep)
+                scratch.resetCounts()
+                let cut = expected.prefix(limit ?? Int.max)
+                #expect(ranked.map(\.node) == cut.map(\.key), "\(touchedNodes) touched, limit \(String(describing: limit))")
+                #expect(ranked.map(\.count) == cut.map(\.value))
+                #expect(scratch.counts.allSatisfy { $0 == 0 })
+                #expect(scratch.touchedBits.allSatisfy { $0 == 0 })
+                #expect(scratch.countHistogram.allSatisfy { $0 == 0 })
+            }
         }
     }
 }

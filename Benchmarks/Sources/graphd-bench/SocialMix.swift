@@ -262,8 +262,8 @@ struct EmbeddedMix: Sendable {
         case .audience:
             guard let e = node(eventLabel, s.events[i]) else { return { "" } }
             let rows = g.invitableAudience(of: e, schema: schema, scratch: &scratch)
-            let audience = rows.map { (appID($0.node), $0.kind.rawValue, $0.mutualFriends) }
-            return { Canonical.audience(audience) }
+            let ids = g.integerValues(idKey, of: rows.map(\.node.rawValue))
+            return { Canonical.audience(zip(ids, rows).map { (Int($0 ?? -1), $1.kind.rawValue, $1.mutualFriends) }) }
         case .feed:
             guard let u = node(userLabel, s.feedUsers[i]) else { return { "" } }
             let rows = g.invitations(of: u, schema: schema, scratch: &scratch)

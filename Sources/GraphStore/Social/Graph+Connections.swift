@@ -1,6 +1,7 @@
 // Graph+Connections.swift — "people you may know": friends of friends who are neither the user
 // nor already friends, ranked by mutual friends. The 2-hop walk counts into the scratch's
-// counters (cost Σ deg(friend), the floor for this question), then a bounded heap keeps the top k.
+// counters (cost Σ deg(friend), the floor for this question), then a bounded heap keeps the top k
+// (or, for a whole ranking, a counting sort reads them back in id order).
 
 /// A friend of a friend and the number of friends they share with the user.
 public struct Connection: Sendable, Hashable {
@@ -96,28 +97,121 @@ struct RankedNode {
 }
 
 extension TraversalScratch {
+    /// Above this limit a ranking orders every qualifying node (`rankAllTouched`) instead of
+    /// keeping a heap of the best k.
+    static let heapRankingLimit = 1_024
+
     /// The touched nodes with counter ≥ `minimum` that pass `keep`, by counter descending then id
-    /// ascending, at most `limit`. A k-bounded min-heap of packed keys (count, inverted id) keeps
-    /// it O(touched · log k) with no allocation beyond the answer.
+    /// ascending, at most `limit`. For a small limit a k-bounded min-heap of packed keys (count,
+    /// inverted id) keeps it O(touched · log k); otherwise `rankAllTouched` orders every node in
+    /// linear time. No allocation beyond the answer.
     mutating func rankTouched(limit: Int?, minimum: Int, _ keep: (UInt32) -> Bool) -> [RankedNode] {
         let k = limit ?? Int.max
         guard k > 0 else { return [] }
-        keys.removeAll(keepingCapacity: true)
         let floor = UInt32(clamping: max(minimum, 1))
+        if k > Self.heapRankingLimit {
+            // Ends the counting (the caller's resetCounts then has nothing left to zero).
+            return rankAllTouched(limit: limit, bucket: { node, c in c >= floor && keep(node) ? Int(c) : nil },
+                                  row: { node, c in RankedNode(node: node, count: Int(c)) })
+        }
+        keys.removeAll(keepingCapacity: true)
         for node in touched {
             let c = counts[Int(node)]
             guard c >= floor, keep(node) else { continue }
             let key = UInt64(c) << 32 | UInt64(UInt32.max - node)
             if keys.count < k {
                 keys.append(key)
-                if keys.count == k, limit != nil { keys.heapifyMin() }
+                if keys.count == k { keys.heapifyMin() }
             } else if key > keys[0] {
                 keys[0] = key
                 keys.siftDownMin(from: 0)
             }
         }
-        keys.radixSortAscending(spare: &spareKeys)
+        keys.sort()
         return keys.reversed().map { RankedNode(node: UInt32.max - UInt32(truncatingIfNeeded: $0), count: Int($0 >> 32)) }
+    }
+
+    /// A whole ranking of the touched nodes (an event's audience: thousands of nodes, up to the
+    /// whole graph): each node's `bucket` (from its id and counter; nil drops the node), highest
+    /// bucket first, ids ascending within a bucket, at most `limit` rows made by `row`. Ends the
+    /// query's counting: every counter is zero again and the touched list empty.
+    ///
+    /// A counting sort by bucket over the nodes in id order, so nothing is compared and the
+    /// counters are read as one stream, not at random (the touched list is in first-touch order,
+    /// a cache miss a node). The touched nodes go into `touchedBits` (a sixty-fourth of the node
+    /// count in words, cache resident); one walk of the bitmap reads and zeroes each counter and
+    /// keeps the qualifying (counter, node) pairs in id order in `keys`; the buckets are counted
+    /// over `keys`, and a last pass drops each pair into its bucket's slice of the answer.
+    /// O(touched + nodes / 64 + buckets); the bitmap and histogram are zero again when it returns.
+    mutating func rankAllTouched<Row>(limit: Int?, bucket: (_ node: UInt32, _ counter: UInt32) -> Int?,
+                                      row: (_ node: UInt32, _ counter: UInt32) -> Row) -> [Row] {
+        let n = touchedCount
+        guard n > 0 else { return [] }
+        touchedCount = 0
+        var lowWord = Int.max, highWord = -1
+        touchedSlots.withUnsafeBufferPointer { slots in
+            touchedBits.withUnsafeMutableBufferPointer { bits in
+                for node in slots[0..<n] {
+                    let word = Int(node >> 6)
+                    bits[word] |= 1 &<< UInt64(node & 63)
+                    lowWord = Swift.min(lowWord, word)
+                    highWord = Swift.max(highWord, word)
+                }
+            }
+        }
+        if keys.count < n { keys = [UInt64](repeating: 0, count: Swift.max(n, 2 * keys.count)) }
+        var kept = 0, maxBucket = -1
+        touchedBits.withUnsafeMutableBufferPointer { bits in
+            counts.withUnsafeMutableBufferPointer { counts in
+                keys.withUnsafeMutableBufferPointer { keys in
+                    for word in lowWord...highWord {
+                        var w = bits[word]
+                        guard w != 0 else { continue }
+                        bits[word] = 0
+                        repeat {
+                            let node = UInt32(word << 6 | w.trailingZeroBitCount)
+                            w &= w &- 1
+                            let c = counts[Int(node)]
+                            counts[Int(node)] = 0
+                            if let b = bucket(node, c) {
+                                keys[kept] = UInt64(c) << 32 | UInt64(node)
+                                kept += 1
+                                maxBucket = Swift.max(maxBucket, b)
+                            }
+                        } while w != 0
+                    }
+                }
+            }
+        }
+        guard kept > 0 else { return [] }
+        if countHistogram.count <= maxBucket {
+            countHistogram.append(contentsOf: repeatElement(0, count: maxBucket + 1 - countHistogram.count))
+        }
+        let total = Swift.max(0, Swift.min(kept, limit ?? Int.max))
+        return [Row](unsafeUninitializedCapacity: total) { out, initialized in
+            keys.withUnsafeBufferPointer { keys in
+                countHistogram.withUnsafeMutableBufferPointer { slot in
+                    let pairs = keys[0..<kept]
+                    for pair in pairs { slot[bucket(UInt32(truncatingIfNeeded: pair), UInt32(truncatingIfNeeded: pair >> 32))!] += 1 }
+                    // Each bucket's first slot in the answer, highest bucket first.
+                    var offset = 0
+                    for b in stride(from: maxBucket, through: 0, by: -1) {
+                        let count = slot[b]
+                        slot[b] = offset
+                        offset += count
+                    }
+                    for pair in pairs {
+                        let (node, c) = (UInt32(truncatingIfNeeded: pair), UInt32(truncatingIfNeeded: pair >> 32))
+                        let b = bucket(node, c)!
+                        let at = slot[b]
+                        slot[b] = at + 1
+                        if at < total { (out.baseAddress! + at).initialize(to: row(node, c)) }
+                    }
+                    for b in 0...maxBucket { slot[b] = 0 }
+                }
+            }
+            initialized = total
+        }
     }
 }
 

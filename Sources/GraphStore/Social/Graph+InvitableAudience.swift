@@ -40,41 +40,35 @@ extension Graph {
     /// The invitable audience of `event` (hosted by `host`, or by its HOSTS host when nil):
     /// friends first, then connections; within each, mutual friends descending, then node id.
     /// Empty when the event has no host.
-    /// - Complexity: O(Σ deg(f) over the host's friends + audience · log audience).
+    /// - Complexity: O(Σ deg(f) over the host's friends f + nodes / 64).
     public func invitableAudience(of event: NodeID, host: NodeID? = nil, schema: SocialSchema,
                                   options: AudienceOptions = AudienceOptions(),
                                   scratch: inout TraversalScratch) -> [AudienceMember] {
         guard let host = host ?? self.host(of: event, schema: schema), contains(host) else { return [] }
-        // Two stamps: `friendMark` on the host's friends, `excluded` on who may not be invited.
-        let friendMark = scratch.begin(on: self, stamps: 2)
-        let excluded = friendMark + 1
+        // What a node is to the host goes into its counter's top bits, beside the count the 2-hop
+        // walk adds, so ranking the audience reads one array (AudienceCounter).
+        _ = scratch.begin(on: self)
+        var friendCount = 0
         var friends = FriendMerge(self, host, schema.friend)
-        while let f = friends.nextID() { scratch.marks[Int(f)] = friendMark }
-        markExcluded(event: event, host: host, schema: schema, mark: excluded, scratch: &scratch)
+        while let f = friends.nextID() {
+            scratch.setFlags(f, AudienceCounter.friend)
+            friendCount += 1
+        }
+        forEachExcluded(event: event, host: host, schema: schema) { scratch.setFlags($0.rawValue, AudienceCounter.excluded) }
         // Counts every node adjacent to a friend of the host, friends included: a friend's
         // counter is then its mutual count with the host too.
         countFriendsOfFriends(of: host, schema: schema, scratch: &scratch)
-        var members: [AudienceMember] = []
-        var again = FriendMerge(self, host, schema.friend)
-        while let f = again.nextID() {
-            guard scratch.marks[Int(f)] == friendMark else { continue }
-            members.append(AudienceMember(node: NodeID(rawValue: f), kind: .friend, mutualFriends: Int(scratch.counts[Int(f)])))
-        }
-        members.sort { $0.mutualFriends != $1.mutualFriends ? $0.mutualFriends > $1.mutualFriends : $0.node < $1.node }
-        if options.hops >= 2, (options.limit ?? Int.max) > members.count {
-            let rest = options.limit.map { $0 - members.count }
-            let marks = scratch.marks
-            let ranked = scratch.rankTouched(limit: rest, minimum: 1) { node in
-                let m = marks[Int(node)]
-                return m != friendMark && m != excluded
-            }
-            for row in ranked {
-                members.append(AudienceMember(node: NodeID(rawValue: row.node), kind: .connection, mutualFriends: row.count))
-            }
-        }
-        scratch.resetCounts()
-        if let limit = options.limit, members.count > limit { members.removeLast(members.count - limit) }
-        return members
+        // Friends rank above every connection: a connection's count is at most `friendCount`.
+        let friendBucket = friendCount + 1, connections = options.hops >= 2
+        let members = scratch.rankAllTouched(limit: options.limit, bucket: { _, c in
+            if c & AudienceCounter.excluded != 0 { return nil }
+            if c & AudienceCounter.friend != 0 { return friendBucket + Int(c & AudienceCounter.count) }
+            return connections ? Int(c) : nil
+        }, row: { node, c in
+            AudienceMember(node: NodeID(rawValue: node), kind: c & AudienceCounter.friend != 0 ? .friend : .connection,
+                           mutualFriends: Int(c & AudienceCounter.count))
+        })
+        return members  // the ranking zeroed the counters
     }
 
     /// How many people `invitableAudience(of:)` would return (hops 2, no limit), without
@@ -84,7 +78,7 @@ extension Graph {
                                        hops: Int = 2, scratch: inout TraversalScratch) -> Int {
         guard let host = host ?? self.host(of: event, schema: schema), contains(host) else { return 0 }
         let seen = scratch.begin(on: self)
-        markExcluded(event: event, host: host, schema: schema, mark: seen, scratch: &scratch)
+        forEachExcluded(event: event, host: host, schema: schema) { scratch.marks[$0.index] = seen }
         var n = 0
         scratch.marks.withUnsafeMutableBufferPointer { marks in
             var friends = FriendMerge(self, host, schema.friend)
@@ -100,12 +94,22 @@ extension Graph {
         return n
     }
 
-    /// Marks the host, the event's invited and attending guests and everyone blocked either way.
-    func markExcluded(event: NodeID, host: NodeID, schema: SocialSchema, mark: UInt32, scratch: inout TraversalScratch) {
-        scratch.marks[host.index] = mark
-        for a in socialAdjacency(of: event, schema.invited, .incoming) { scratch.marks[a.index] = mark }
-        for a in socialAdjacency(of: event, schema.attending, .incoming) { scratch.marks[a.index] = mark }
-        for a in socialAdjacency(of: host, schema.blocked, .outgoing) { scratch.marks[a.index] = mark }
-        for a in socialAdjacency(of: host, schema.blocked, .incoming) { scratch.marks[a.index] = mark }
+    /// The host, the event's invited and attending guests and everyone blocked either way: who
+    /// may not be invited (a node may come more than once).
+    func forEachExcluded(event: NodeID, host: NodeID, schema: SocialSchema, _ body: (NodeID) -> Void) {
+        body(host)
+        for a in socialAdjacency(of: event, schema.invited, .incoming) { body(a) }
+        for a in socialAdjacency(of: event, schema.attending, .incoming) { body(a) }
+        for a in socialAdjacency(of: host, schema.blocked, .outgoing) { body(a) }
+        for a in socialAdjacency(of: host, schema.blocked, .incoming) { body(a) }
     }
+}
+
+/// The audience's counter layout: the low 30 bits count mutual friends, the top two say what
+/// the node is to the host. Set before the 2-hop walk, so the walk's "counter was zero" test
+/// never lists a flagged node twice.
+enum AudienceCounter {
+    static let friend: UInt32 = 1 << 31
+    static let excluded: UInt32 = 1 << 30
+    static let count: UInt32 = (1 << 30) - 1
 }

@@ -22,8 +22,11 @@ public struct TraversalScratch: Sendable {
     var touchedCount = 0
     /// Ranking keys for top-k selection, reused between queries.
     var keys: [UInt64] = []
-    /// Working space of the radix sort of `keys`.
-    var spareKeys: [UInt64] = []
+    /// One bit per node, all zero between queries: the nodes a whole ranking lists, read back in
+    /// id order (`rankAllTouched`).
+    var touchedBits: [UInt64] = []
+    /// Per counter value, how many ranked nodes have it, then where they go; zero between queries.
+    var countHistogram: [Int] = []
 
     /// An empty scratch; it grows to the graph's size on first use.
     public init() {}
@@ -32,7 +35,10 @@ public struct TraversalScratch: Sendable {
     public init(nodeCapacity: Int) { grow(to: nodeCapacity) }
 
     /// Bytes held, for reports: about 12 bytes per node plus the ranking keys.
-    public var byteCount: Int { (counts.capacity + marks.capacity + touchedSlots.capacity) * 4 + (keys.capacity + spareKeys.capacity) * 8 }
+    public var byteCount: Int {
+        (counts.capacity + marks.capacity + touchedSlots.capacity) * 4
+            + (keys.capacity + touchedBits.capacity + countHistogram.capacity) * 8
+    }
 
     /// The nodes touched since the last `resetCounts`, in first-touch order.
     var touched: ArraySlice<UInt32> { touchedSlots[0..<touchedCount] }
@@ -42,6 +48,8 @@ public struct TraversalScratch: Sendable {
             counts.append(contentsOf: repeatElement(0, count: capacity - counts.count))
             marks.append(contentsOf: repeatElement(0, count: capacity - marks.count))
             touchedSlots.append(contentsOf: repeatElement(0, count: capacity - touchedSlots.count))
+            let words = (capacity + 63) / 64
+            touchedBits.append(contentsOf: repeatElement(0, count: words - touchedBits.count))
         }
     }
 
@@ -64,6 +72,14 @@ public struct TraversalScratch: Sendable {
         let i = Int(node)
         if counts[i] == 0 { touchedSlots[touchedCount] = node; touchedCount += 1 }
         counts[i] &+= 1
+    }
+
+    /// Sets `flags` in `node`'s counter (whose low bits go on counting), remembering it for
+    /// `resetCounts`.
+    @inline(__always) mutating func setFlags(_ node: UInt32, _ flags: UInt32) {
+        let i = Int(node)
+        if counts[i] == 0 { touchedSlots[touchedCount] = node; touchedCount += 1 }
+        counts[i] |= flags
     }
 
     /// Zeroes every counter touched since the last reset.
