@@ -38,9 +38,9 @@ enum SocialPlanner {
             }
             if i + 1 < query.clauses.count, case .match(let match) = query.clauses[i].clause,
                case .projection(let projection) = query.clauses[i + 1].clause,
-               let call = optionalMutualFriends(match, projection) {
-                clauses.append((.call(call), query.clauses[i].width))
-                clauses.append(query.clauses[i + 1])
+               let rewritten = optionalMutualFriends(match, projection) {
+                clauses.append((.call(rewritten.call), query.clauses[i].width))
+                clauses.append((.projection(rewritten.projection), query.clauses[i + 1].width))
                 i += 2
                 continue
             }
@@ -152,9 +152,9 @@ enum SocialPlanner {
         return (ends2, call)
     }
 
-    /// The CALL that replaces a recognised OPTIONAL mutual-friends MATCH, or nil: the mutual
-    /// friend count of a viewer and each listed user (relationship labels) or of a user and
-    /// each event's host (the invitation feed).
+    /// The CALL (and the projection after it) that replace a recognised OPTIONAL mutual-friends
+    /// MATCH, or nil: the mutual friend count of a viewer and each listed user (relationship
+    /// labels) or of a user and each event's host (the invitation feed).
     ///
     /// Recognised: `OPTIONAL MATCH (a)-[:FRIEND]-(m)-[:FRIEND]-(b) WHERE a <> b [AND <on a and b
     /// only>]` with `a` and `b` bound before (no labels or properties on them here), `m` new,
@@ -163,7 +163,14 @@ enum SocialPlanner {
     /// `CALL social.mutualFriends(a, b)` yielding m: for a row whose WHERE fails, whose a or b
     /// is null, or whose pair has no common friend, the call passes the row on once with m
     /// null, as OPTIONAL MATCH does, and `count(DISTINCT m)` counts 0 either way.
-    static func optionalMutualFriends(_ match: BoundMatch, _ projection: BoundProjection) -> BoundCall? {
+    ///
+    /// When the projection groups by a and b (both are items), reads m only as
+    /// `count(DISTINCT m)` and m is unlabelled, the call counts instead (`countMode`): one row
+    /// per input row holding the count (0 where the WHERE fails), and each `count(DISTINCT m)`
+    /// becomes `max` of it. Input rows that group together have the same a and b, so the same
+    /// count: their max is the group's number of distinct m's, without a row per mutual friend.
+    static func optionalMutualFriends(_ match: BoundMatch, _ projection: BoundProjection)
+        -> (call: BoundCall, projection: BoundProjection)? {
         guard match.isOptional, let (a, m, b, conjuncts) = mutualFriendsPath(match),
               match.boundBefore.contains(a.slot), match.boundBefore.contains(b.slot),
               a.labels.isEmpty, a.properties.isEmpty, b.labels.isEmpty, b.properties.isEmpty else { return nil }
@@ -171,13 +178,38 @@ enum SocialPlanner {
             guard let slots = conjunct.referencedSlots, slots.isSubset(of: match.boundBefore) else { return nil }
         }
         guard seesOnlyDistinct(projection, visible: match.boundBefore.union([m.slot])) else { return nil }
+        let groupsByEnds = [a.slot, b.slot].allSatisfy { end in
+            projection.items.contains { if case .slot(end) = $0.expression { return true } else { return false } }
+        }
+        let countsOnly = m.labels.isEmpty && projection.isAggregating && groupsByEnds
+            && projection.aggregates.allSatisfy { aggregate in
+                guard case .slot(let counted)? = aggregate.argument else { return false }
+                return counted == m.slot && aggregate.isDistinct && aggregate.function.lowercased() == "count"
+            }
+            && projection.items.allSatisfy { item in
+                if case .aggregateResult = item.expression { return true }
+                return !(item.expression.referencedSlots ?? [m.slot]).contains(m.slot)
+            }
+        if countsOnly {
+            var counted = projection
+            counted.aggregates = projection.aggregates.map { _ in BoundAggregate(function: "max", isDistinct: false, argument: .slot(m.slot)) }
+            let call = BoundCall(name: "social.mutualFriends",
+                                 arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true)), .literal(.string(countMode)),
+                                             conjunction(conjuncts) ?? .literal(.bool(true))],
+                                 outputs: [(column: 0, slot: m.slot)], predicate: nil, isReadOnly: true)
+            return (call, counted)
+        }
         // The WHERE (on a and b only, so the same for every m) and m's label filter the call's
         // rows; when none passes, the optional call yields the row with m null.
         var filters = conjuncts
         if !m.labels.isEmpty { filters.append(.hasLabels(.slot(m.slot), m.labels)) }
-        return BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
-                         outputs: [(column: 0, slot: m.slot)], predicate: conjunction(filters), isReadOnly: true, isOptional: true)
+        let call = BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
+                             outputs: [(column: 0, slot: m.slot)], predicate: conjunction(filters), isReadOnly: true, isOptional: true)
+        return (call, projection)
     }
+
+    /// The fourth argument of a counting social.mutualFriends call (see optionalMutualFriends).
+    static let countMode = "count"
 
     /// The MATCH `(a)-[:FRIEND]-(m)-[:FRIEND]-(b) WHERE a <> b …` both mutual-friend rewrites
     /// start from: one pattern, three distinct nodes, `m` new, unlabelled or `:User`, without

@@ -82,9 +82,17 @@ struct SocialMutualFriendsProcedure: Procedure {
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
         let schema = context.socialSchema(graph, names: shared.names)
+        // Arguments four and five, `'count'` and the pattern's WHERE, come only from the
+        // planner's counting rewrite of the OPTIONAL pattern (SocialPlanner.optionalMutualFriends):
+        // one row holding the number of rows the pattern would have, 0 where the WHERE fails.
+        var counting = false
+        if arguments.count > 4, case .string(SocialPlanner.countMode) = arguments[3] {
+            counting = true
+            guard case .bool(true) = arguments[4] else { return [[.integer(0)]] }
+        }
         guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "a"),
               let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "b")
-        else { return [] }
+        else { return counting ? [[.integer(0)]] : [] }
         var friends = context.mutualFriends(a, b, graph: graph, schema: schema)
         // A third argument, `true`, comes only from the planner's rewrite of the plain pattern
         // `(a)-[:FRIEND]-(m)-[:FRIEND]-(b)` (Planner/SocialPlanner.swift), whose rows must stay
@@ -97,6 +105,7 @@ struct SocialMutualFriendsProcedure: Procedure {
                 friends.insert(x, at: friends.firstIndex { $0 > x } ?? friends.count)
             }
         }
+        if counting { return [[.integer(Int64(friends.count))]] }
         return friends.map { [.node($0)] }
     }
 }
