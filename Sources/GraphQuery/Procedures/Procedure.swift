@@ -81,6 +81,11 @@ public struct ProcedureContext {
         socialRun.mutualFriends(a, b, graph: graph, schema: schema)
     }
 
+    /// The number of friends `a` and `b` share, through the run's kept friend lists.
+    mutating func mutualFriendCount(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> Int {
+        socialRun.mutualFriendCount(a, b, graph: graph, schema: schema)
+    }
+
     /// Throws the query's timeout error once the deadline has passed (cheap: reads the clock
     /// once every few hundred calls).
     public func checkDeadline() throws(QueryError) { try watchdog.tick() }
@@ -162,13 +167,26 @@ struct SocialRunCache {
     /// The friends `a` and `b` share: through `a`'s kept friend list when the run asked about
     /// `a` just before (a viewer and each listed user), else straight from the graph.
     mutating func mutualFriends(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> [NodeID] {
-        guard mayKeepFriendLists else { return graph.mutualFriends(a, b, schema: schema) }
+        guard let friendsOfA = keptFriends(of: a, graph: graph, schema: schema) else { return graph.mutualFriends(a, b, schema: schema) }
+        return graph.mutualFriends(a, friendsOfA: friendsOfA, b, schema: schema)
+    }
+
+    /// How many friends `a` and `b` share, as `mutualFriends` finds them.
+    mutating func mutualFriendCount(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> Int {
+        guard let friendsOfA = keptFriends(of: a, graph: graph, schema: schema) else { return graph.mutualFriendCount(a, b, schema: schema) }
+        return graph.mutualFriendCount(a, friendsOfA: friendsOfA, b, schema: schema)
+    }
+
+    /// `a`'s friends when this call is the second or later in a row about `a` in a read-only
+    /// run (kept from then on); nil otherwise.
+    private mutating func keptFriends(of a: NodeID, graph: Graph, schema: SocialSchema) -> [UInt32]? {
+        guard mayKeepFriendLists else { return nil }
         defer { lastUser = a }
         guard lastUser == a else {
             friendsOfLastUser = nil
-            return graph.mutualFriends(a, b, schema: schema)
+            return nil
         }
         if friendsOfLastUser == nil { friendsOfLastUser = graph.friendIDs(of: a, schema: schema) }
-        return graph.mutualFriends(a, friendsOfA: friendsOfLastUser!, b, schema: schema)
+        return friendsOfLastUser
     }
 }

@@ -93,19 +93,21 @@ struct SocialMutualFriendsProcedure: Procedure {
         guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "a"),
               let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "b")
         else { return counting ? [[.integer(0)]] : [] }
-        var friends = context.mutualFriends(a, b, graph: graph, schema: schema)
         // A third argument, `true`, comes only from the planner's rewrite of the plain pattern
         // `(a)-[:FRIEND]-(m)-[:FRIEND]-(b)` (Planner/SocialPlanner.swift), whose rows must stay
         // exactly the pattern's: there a FRIEND self-loop makes a (or b) a neighbour of itself,
         // so it is a common neighbour when it is also b's (a's) friend. People are not their own
-        // friends, so the procedure proper leaves that out.
-        if arguments.count > 2, case .bool(true) = arguments[2], a != b {
-            for (x, y) in [(a, b), (b, a)] where !friends.contains(x) && graph.areFriends(x, y, schema: schema)
-                && graph.hasFriendSelfLoop(x, schema: schema) {
-                friends.insert(x, at: friends.firstIndex { $0 > x } ?? friends.count)
-            }
+        // friends, so the procedure proper leaves that out (and the kernel never lists a or b).
+        var selfLoops: [NodeID] = []
+        if arguments.count > 2, case .bool(true) = arguments[2], a != b, graph.areFriends(a, b, schema: schema) {
+            if graph.hasFriendSelfLoop(a, schema: schema) { selfLoops.append(a) }
+            if graph.hasFriendSelfLoop(b, schema: schema) { selfLoops.append(b) }
         }
-        if counting { return [[.integer(Int64(friends.count))]] }
+        if counting {
+            return [[.integer(Int64(context.mutualFriendCount(a, b, graph: graph, schema: schema) + selfLoops.count))]]
+        }
+        var friends = context.mutualFriends(a, b, graph: graph, schema: schema)
+        for x in selfLoops { friends.insert(x, at: friends.firstIndex { $0 > x } ?? friends.count) }
         return friends.map { [.node($0)] }
     }
 }

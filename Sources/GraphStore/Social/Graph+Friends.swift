@@ -158,31 +158,46 @@ extension Graph {
     /// b's lists. The same answer, ascending.
     /// - Complexity: O(deg a + deg b); O(short · log long) when one side is a hub.
     public func mutualFriends(_ a: NodeID, friendsOfA: [UInt32], _ b: NodeID, schema: SocialSchema) -> [NodeID] {
-        guard a != b else { return [] }
-        var right = FriendMerge(self, b, schema.friend)
         var result: [NodeID] = []
+        forEachMutualFriend(a, friendsOfA: friendsOfA, b, schema: schema) { result.append(NodeID(rawValue: $0)) }
+        return result
+    }
+
+    /// `mutualFriendCount(a, b)`, with a's friends given, as `mutualFriends(_:friendsOfA:_:schema:)`.
+    /// - Complexity: as that, with no allocation.
+    public func mutualFriendCount(_ a: NodeID, friendsOfA: [UInt32], _ b: NodeID, schema: SocialSchema) -> Int {
+        var n = 0
+        forEachMutualFriend(a, friendsOfA: friendsOfA, b, schema: schema) { _ in n += 1 }
+        return n
+    }
+
+    /// Calls `body` with each common friend of `a` (whose friends are `friendsOfA`) and `b`,
+    /// ascending.
+    @inline(__always) func forEachMutualFriend(_ a: NodeID, friendsOfA: [UInt32], _ b: NodeID, schema: SocialSchema,
+                                               _ body: (UInt32) -> Void) {
+        guard a != b else { return }
+        var right = FriendMerge(self, b, schema.friend)
         if friendsOfA.count * 16 < right.capacityHint {
             // b is a hub: look each of a's few friends up in b's sorted lists.
             for f in friendsOfA where f != b.rawValue
                 && (right.outgoing.contains(neighbor: NodeID(rawValue: f)) || right.incoming.contains(neighbor: NodeID(rawValue: f))) {
-                result.append(NodeID(rawValue: f))
+                body(f)
             }
-            return result
+            return
         }
         if right.capacityHint * 16 < friendsOfA.count {
             // a is the hub: binary-search b's few friends in a's list.
             while let f = right.nextID() {
-                if friendsOfA.sortedContains(f) { result.append(NodeID(rawValue: f)) }
+                if friendsOfA.sortedContains(f) { body(f) }
             }
-            return result
+            return
         }
         var i = 0
         while let f = right.nextID() {
             while i < friendsOfA.count && friendsOfA[i] < f { i += 1 }
             if i == friendsOfA.count { break }
-            if friendsOfA[i] == f { result.append(NodeID(rawValue: f)) }
+            if friendsOfA[i] == f { body(f) }
         }
-        return result
     }
 
     /// Whether `viewer` may read `user`'s friends-only profile: themselves and their friends may,
