@@ -46,8 +46,8 @@ extension Graph {
                                   scratch: inout TraversalScratch) -> [AudienceMember] {
         guard let host = host ?? self.host(of: event, schema: schema), contains(host) else { return [] }
         // What a node is to the host goes into its counter's top bits, beside the count the 2-hop
-        // walk adds, so ranking the audience reads one array (AudienceCounter).
-        _ = scratch.begin(on: self)
+        // walk adds, so ranking the audience reads one array (AudienceCounter). No marks: no epoch.
+        scratch.grow(to: socialNodeCapacity)
         var friendCount = 0
         var friends = FriendMerge(self, host, schema.friend)
         while let f = friends.nextID() {
