@@ -37,6 +37,28 @@ struct RobustnessTests {
         }
     }
 
+    /// The fuzzer's `[({k: [({k: …` (CI, ninth session): each level was tried as a pattern
+    /// (`({k: …})` is a node with properties) and parsed again as a map, so the work doubled at
+    /// every level; 30 levels took about a billion attempts. The parser now remembers where an
+    /// attempt failed.
+    @Test func nestedMapsInListsParseOnceNotExponentially() throws {
+        var expression = "1"
+        for _ in 0..<30 { expression = "[({k: \(expression)})]" }
+        let rows = try QueryEngine().execute("RETURN " + expression + " AS v", on: .inMemory()).rows
+        var value = try #require(rows.first?.first)
+        for _ in 0..<30 {
+            guard case .list(let items) = value, case .map(let entries)? = items.first, let inner = entries.first?.value else {
+                Issue.record("expected [{k: …}], got \(value)")
+                return
+            }
+            value = inner
+        }
+        #expect(value == .integer(1))
+        // The fuzzer's own input (not a query) fails as a syntax error, promptly.
+        let fuzzed = "UNWIND [({k:\u{BB}\u{BB}x" + String(repeating: "UNWIND [({k:[({k:\u{BB}x", count: 12) + "}"
+        #expect(throws: QueryError.self) { try Parser.parse(fuzzed) }
+    }
+
     @Test("hostile nesting is a located syntax error, not a stack overflow", arguments: [
         String(repeating: "(", count: 20_000) + "1" + String(repeating: ")", count: 20_000),
         String(repeating: "NOT ", count: 20_000) + "true",

@@ -310,12 +310,14 @@ extension Parser {
     /// at `(`, and abandoned (cursor restored) unless it parses as a chain with a relationship.
     mutating func attemptPatternPredicate() throws(QueryError) -> Expression? {
         let saved = index, savedNames = parameterNames
+        guard !failedPatternAttempts.contains(saved) else { return nil }
         let location = current.location
         if let part = try? parsePatternPart(), !part.relationships.isEmpty, part.pathVariable == nil {
             return .patternPredicate(PatternPredicate(patterns: [part], predicate: nil, location: location))
         }
         index = saved
         parameterNames = savedNames
+        failedPatternAttempts.insert(saved)
         return nil
     }
 
@@ -335,12 +337,14 @@ extension Parser {
     /// when what follows `[` is not a relationship pattern (a list of parenthesised expressions).
     mutating func attemptPatternComprehension() throws(QueryError) -> Expression? {
         let saved = index, savedNames = parameterNames
+        guard !failedComprehensionAttempts.contains(saved) else { return nil }
         let location = current.location
         advance()
         guard let part = try? parsePatternPart(), !part.relationships.isEmpty,
               current.isKeyword("WHERE") || current.isSymbol(.pipe) else {
             index = saved
             parameterNames = savedNames
+            failedComprehensionAttempts.insert(saved)
             return nil
         }
         let predicate = acceptKeyword("WHERE") ? try parseExpression() : nil

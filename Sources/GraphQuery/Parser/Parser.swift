@@ -12,6 +12,12 @@ package struct Parser {
     /// ten thousand `(` is a syntax error, not a stack overflow in the parser or evaluator.
     var nesting = 0
     static let maximumNesting = 200
+    /// Token indexes where a pattern predicate or a pattern comprehension was tried and did not
+    /// parse. An attempt parses everything nested in it (a property map's values hold more
+    /// attempts) before it can fail, then the text is parsed again as an expression: without
+    /// remembering the failures, `[({k: [({k: …` costs twice as much at every level.
+    var failedPatternAttempts: Set<Int> = []
+    var failedComprehensionAttempts: Set<Int> = []
 
     init(_ text: String) throws(QueryError) {
         source = Array(text.utf8)
