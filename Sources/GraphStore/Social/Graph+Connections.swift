@@ -159,7 +159,7 @@ extension TraversalScratch {
                 }
             }
         }
-        if keys.count < n { keys = [UInt64](repeating: 0, count: Swift.max(n, 2 * keys.count)) }
+        if keys.count < n { keys.append(contentsOf: repeatElement(0, count: n - keys.count)) }  // keeps the capacity
         var kept = 0, maxBucket = -1
         touchedBits.withUnsafeMutableBufferPointer { bits in
             counts.withUnsafeMutableBufferPointer { counts in

@@ -69,17 +69,20 @@ public struct TraversalScratch: Sendable {
 
     /// Adds one to `node`'s counter, remembering it for `resetCounts`.
     @inline(__always) mutating func increment(_ node: UInt32) {
-        let i = Int(node)
-        if counts[i] == 0 { touchedSlots[touchedCount] = node; touchedCount += 1 }
-        counts[i] &+= 1
+        noteTouch(node)
+        counts[Int(node)] &+= 1
     }
 
     /// Sets `flags` in `node`'s counter (whose low bits go on counting), remembering it for
     /// `resetCounts`.
     @inline(__always) mutating func setFlags(_ node: UInt32, _ flags: UInt32) {
-        let i = Int(node)
-        if counts[i] == 0 { touchedSlots[touchedCount] = node; touchedCount += 1 }
-        counts[i] |= flags
+        noteTouch(node)
+        counts[Int(node)] |= flags
+    }
+
+    /// Lists `node` as touched if its counter is still zero (so it is listed once).
+    @inline(__always) private mutating func noteTouch(_ node: UInt32) {
+        if counts[Int(node)] == 0 { touchedSlots[touchedCount] = node; touchedCount += 1 }
     }
 
     /// Zeroes every counter touched since the last reset.
