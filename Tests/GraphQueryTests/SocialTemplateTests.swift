@@ -1,8 +1,9 @@
 // SocialTemplateTests.swift — the planner's token-for-token recognition of docs/social.md's
-// plain invitable-audience query (Planner/SocialTemplates.swift): recognised through renamed
-// variables, keyword case, layout and a literal event id, it runs on the kernel and returns
-// exactly the rows of the general plan, on data built to make the two differ (several hosts,
-// two events with one id, FRIEND self-loops, a pair stored twice, a host that is not a user).
+// plain invitable-audience and relationship-label queries (Planner/SocialTemplates.swift):
+// recognised through renamed variables, keyword case, layout and literal ids, they run on the
+// kernel and return exactly the rows of the general plan, on data built to make the two differ
+// (several hosts, two events with one id, two users with one id, FRIEND self-loops, a pair
+// stored twice, a host that is not a user), and for odd parameter values the same error.
 
 import Testing
 @testable import GraphQuery
@@ -98,6 +99,86 @@ import GraphStore
         #expect(try rows(engine, store, literal, 0) == (try rows(engine, store, Self.general(literal), 0)))
     }
 
+    /// The relationship-label query exactly as docs/social.md gives it, with `RETURN x.id`.
+    static let plainLabels = """
+        MATCH (v:User {id: $viewer})
+        UNWIND range(0, size($users) - 1) AS i
+        MATCH (x:User {id: $users[i]})
+        OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x
+        WITH i, v, x, count(DISTINCT m) AS mutual
+        RETURN x.id AS user,
+               CASE WHEN x = v THEN 'SELF' WHEN (v)-[:FRIEND]-(x) THEN 'FRIEND'
+                    WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END AS relation,
+               mutual,
+               x <> v AND (v)-[:FRIEND_REQUEST]->(x) AS requestSent,
+               x <> v AND (x)-[:FRIEND_REQUEST]->(v) AS requestReceived,
+               x <> v AND (v)-[:BLOCKED]->(x) AS blockedByViewer,
+               x <> v AND (x)-[:BLOCKED]->(v) AS blocksViewer
+        ORDER BY i
+        """
+
+    /// The rows, or the error's message.
+    func outcome(_ engine: QueryEngine, _ store: GraphStore, _ text: String, _ parameters: [String: Value]) -> Result<[[ResultValue]], QueryError> {
+        Result { () throws(QueryError) in try engine.execute(text, on: store, parameters: parameters).rows }
+    }
+
+    @Test func thePlainRelationshipLabelsRunOnTheKernelWithTheGeneralPlansRows() throws {
+        let (store, engine) = try Self.store()
+        // Users 39 twice (two nodes share the id), 2 with a FRIEND self-loop, 0 and 1 a pair
+        // stored both ways, requests and a block; elements that are null, a float, a string, a
+        // list, repeated, the viewer itself and nobody.
+        let renamed = Self.plainLabels.replacingOccurrences(of: "(v", with: "(me").replacingOccurrences(of: "v)", with: "me)")
+            .replacingOccurrences(of: " v ", with: " me ").replacingOccurrences(of: "v,", with: "me,")
+            .replacingOccurrences(of: "x = v", with: "x = me").replacingOccurrences(of: "x <> v", with: "x <> me")
+            .replacingOccurrences(of: "MATCH", with: "match").replacingOccurrences(of: "\n", with: " ")
+        let wider = Self.plainLabels.replacingOccurrences(of: "RETURN x.id AS user,", with: "RETURN v.id AS viewer, i, x, x.id AS user,")
+            .replacingOccurrences(of: "ORDER BY i", with: "ORDER BY mutual DESC, i SKIP 1 LIMIT 4")
+        let filtered = Self.plainLabels.replacingOccurrences(of: "AS mutual\n", with: "AS mutual WHERE mutual > 0 OR x = v\n")
+        let literal = Self.plainLabels.replacingOccurrences(of: "$viewer", with: "1")
+        #expect(renamed.contains("(me:User") && !renamed.contains("(v)"))
+        let viewers: [Value] = [.integer(0), .integer(1), .integer(2), .integer(39), .integer(999), .null, .string("0")]
+        let lists: [Value] = [
+            .list([1, 2, 3, 0, 39, 999, 5, 7].map { .integer($0) }),
+            .list([.integer(2), .integer(2), .null, .double(1), .string("3"), .list([.integer(1)]), .integer(0)]),
+            .list([]), .null, .string("ab"), .integer(5),
+        ]
+        var compared = 0, nonEmpty = 0, errors = 0
+        for text in [Self.plainLabels, renamed, wider, filtered, literal] {
+            let general = text.replacingOccurrences(of: "WHERE v <> x", with: "WHERE v <> x AND m = m")
+                .replacingOccurrences(of: "WHERE me <> x", with: "WHERE me <> x AND m = m")
+            #expect(general != text)
+            #expect(try engine.explain(text, on: store).contains { $0.contains("ProcedureCall social.relationships") }, "\(text)")
+            #expect(!(try engine.explain(general, on: store)).contains { $0.contains("ProcedureCall") }, "\(general)")
+            for viewer in viewers {
+                for users in lists {
+                    let p = ["viewer": viewer, "users": users]
+                    let recognised = outcome(engine, store, text, p), expected = outcome(engine, store, general, p)
+                    switch (recognised, expected) {
+                    case (.success(let a), .success(let b)):
+                        #expect(a == b, "viewer \(viewer), users \(users): \(text)")
+                        if !a.isEmpty { nonEmpty += 1 }
+                    case (.failure(let a), .failure(let b)):
+                        #expect(a.message == b.message)
+                        errors += 1
+                    default:
+                        Issue.record("viewer \(viewer), users \(users): \(recognised) vs \(expected)")
+                    }
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == 210 && nonEmpty >= 40 && errors >= 40, "\(compared) \(nonEmpty) \(errors)")
+        // With unique ids and a plain list, the procedure's own rows.
+        let (plainStore, plainEngine) = try SocialProcedureTests.socialStore()
+        let p: [String: Value] = ["viewer": .integer(0), "users": .list([7, 0, 1, 3, 17, 2].map { .integer($0) })]
+        let procedure = try plainEngine.execute("""
+            CALL social.relationships($viewer, $users) YIELD user, relation, mutual, requestSent, requestReceived, blockedByViewer, blocksViewer
+            RETURN user.id, relation, mutual, requestSent, requestReceived, blockedByViewer, blocksViewer
+            """, on: plainStore, parameters: p).rows
+        #expect(procedure.count == 6)
+        #expect(try plainEngine.execute(Self.plainLabels, on: plainStore, parameters: p).rows == procedure)
+    }
+
     @Test func nearMissesRunTheGeneralPlan() throws {
         let (store, engine) = try Self.store()
         for text in [
@@ -110,6 +191,17 @@ import GraphStore
             Self.plainAudience.replacingOccurrences(of: "NOT (h)-[:BLOCKED]-(c)", with: "NOT (h)-[:BLOCKED]->(c)"),
         ] {
             #expect(!(try runsOnTheKernel(engine, store, text)), "\(text)")
+        }
+        for text in [
+            // Another label, grouping without i, an ORDER BY on the grouping WITH, a named
+            // relationship, a directed FRIEND.
+            Self.plainLabels.replacingOccurrences(of: "(x:User", with: "(x:Person"),
+            Self.plainLabels.replacingOccurrences(of: "WITH i, v, x,", with: "WITH v, x,").replacingOccurrences(of: "ORDER BY i", with: ""),
+            Self.plainLabels.replacingOccurrences(of: "AS mutual\n", with: "AS mutual ORDER BY mutual\n"),
+            Self.plainLabels.replacingOccurrences(of: "(v)-[:FRIEND]-(m)", with: "(v)-[r:FRIEND]-(m)"),
+            Self.plainLabels.replacingOccurrences(of: "(m)-[:FRIEND]-(x)", with: "(m)-[:FRIEND]->(x)"),
+        ] {
+            #expect(!(try engine.explain(text, on: store)).contains { $0.contains("ProcedureCall social.relationships") }, "\(text)")
         }
         // A query that does not bind is the original's error, not the replacement's.
         let broken = Self.plainAudience.replacingOccurrences(of: "RETURN c.id,", with: "RETURN h.id,")

@@ -1,9 +1,15 @@
 // Aggregation.swift — the running state of one aggregate (count, collect, sum, avg, min, max)
-// over one group, with DISTINCT. Nulls are skipped, as openCypher says, except by count(*).
+// over one group, with DISTINCT, and the table that finds a row's group. Nulls are skipped, as
+// openCypher says, except by count(*).
+
+/// The aggregating functions (FunctionCatalog lists them as `.aggregate`), by catalog name.
+enum AggregateFunction: String, Sendable {
+    case count, collect, sum, avg, min, max
+}
 
 /// One aggregate's state for one group.
 struct Accumulator {
-    let function: String
+    let function: AggregateFunction
     let isDistinct: Bool
     var seen: Set<RuntimeValue> = []
     var count: Int64 = 0
@@ -24,29 +30,73 @@ struct Accumulator {
         if isDistinct, !seen.insert(value).inserted { return }
         count += 1
         switch function {
-        case "collect": values.append(value)
-        case "sum", "avg":
+        case .count: break
+        case .collect: values.append(value)
+        case .sum, .avg:
             switch value {
             case .integer(let i): integerSum = integerSum &+ i; doubleSum += Double(i)
             case .double(let d): sawDouble = true; doubleSum += d
             default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, or Null", value)
             }
-        case "min":
+        case .min:
             if best.isNull || RuntimeValue.order(value, best) < 0 { best = value }
-        case "max":
+        case .max:
             if best.isNull || RuntimeValue.order(value, best) > 0 { best = value }
-        default: break
         }
     }
 
     /// The aggregate's value for the group.
     var result: RuntimeValue {
         switch function {
-        case "count": return .integer(count)
-        case "collect": return .list(values)
-        case "sum": return sawDouble ? .double(doubleSum) : .integer(integerSum)
-        case "avg": return count == 0 ? .null : .double(doubleSum / Double(count))
-        default: return best
+        case .count: return .integer(count)
+        case .collect: return .list(values)
+        case .sum: return sawDouble ? .double(doubleSum) : .integer(integerSum)
+        case .avg: return count == 0 ? .null : .double(doubleSum / Double(count))
+        case .min, .max: return best
+        }
+    }
+}
+
+/// The groups of an aggregation, by key: each group's key row, kept once, and an open-addressing
+/// table of group numbers by the key's hash. Looking a row's key up takes it from a buffer the
+/// caller reuses, so a row of an existing group allocates nothing (a dictionary keyed by rows
+/// would need a fresh key array per row, and hash it twice for a new group).
+struct GroupTable {
+    /// Each group's key, in the order groups were first seen.
+    private(set) var keys: [Row] = []
+    private var hashes: [Int] = []
+    /// Group number + 1 per slot, 0 when empty; the count is a power of two, at least twice the groups.
+    private var slots: [Int] = Array(repeating: 0, count: 16)
+
+    var count: Int { keys.count }
+
+    /// The number of the group whose key equals `key`, and whether this call made it.
+    mutating func group(for key: Row) -> (index: Int, isNew: Bool) {
+        var hasher = Hasher()
+        for value in key { hasher.combine(value) }
+        let hash = hasher.finalize()
+        let mask = slots.count - 1
+        var i = hash & mask
+        while slots[i] != 0 {
+            let g = slots[i] - 1
+            if hashes[g] == hash && keys[g] == key { return (g, false) }
+            i = (i + 1) & mask
+        }
+        let g = keys.count
+        keys.append(key)
+        hashes.append(hash)
+        slots[i] = g + 1
+        if keys.count * 2 > slots.count { rehash(capacity: slots.count * 2) }
+        return (g, true)
+    }
+
+    private mutating func rehash(capacity: Int) {
+        slots = Array(repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for (g, hash) in hashes.enumerated() {
+            var i = hash & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = g + 1
         }
     }
 }

@@ -42,7 +42,7 @@ final class ExecutionContext {
     var socialRun = SocialRunCache()
     /// The procedure the run called last, by name: a call per row (a rewritten OPTIONAL MATCH)
     /// looks it up once instead of lower-casing and hashing its name every time.
-    var recentProcedure: (name: String, procedure: any Procedure)?
+    var recentProcedure: ResolvedProcedure?
     var recentLabels = RecentNames<LabelID>()
     /// The last relationship types of one name resolved (`[:FRIEND]`), as the one-element
     /// array an expansion iterates: no hashing and no allocation per expansion.

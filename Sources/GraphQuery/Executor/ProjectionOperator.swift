@@ -112,37 +112,57 @@ extension ExecutionContext {
     /// grouping items and no input, there is still one group (`count(*)` of nothing is 0).
     func aggregate(_ projection: BoundProjection, rows: [Row]) throws(QueryError) -> [(output: Row, input: Row)] {
         let keyItems = projection.items.indices.filter { !projection.items[$0].expression.containsAggregate }
-        var groupIndex: [Row: Int] = [:]
-        var groups: [(key: Row, input: Row, accumulators: [Accumulator])] = []
-        let fresh = projection.aggregates.map(Accumulator.init)
-        if keyItems.isEmpty { groups.append(([], [], fresh)); groupIndex[[]] = 0 }
+        let aggregates = projection.aggregates
+        let width = aggregates.count
+        let fresh = aggregates.map(Accumulator.init)
+        // Group g's accumulators are accumulators[g * width ..< (g + 1) * width]: one array for
+        // every group, not an array per group.
+        var accumulators: [Accumulator] = []
+        var inputs: [Row] = []
+        var table = GroupTable()
+        var key: Row = []
+        key.reserveCapacity(keyItems.count)
+        if keyItems.isEmpty {
+            _ = table.group(for: key)
+            inputs.append([])
+            accumulators.append(contentsOf: fresh)
+        }
         for row in rows {
-            var key: Row = []
+            key.removeAll(keepingCapacity: true)
             for i in keyItems { key.append(try evaluate(projection.items[i].expression, row)) }
             let g: Int
-            if let existing = groupIndex[key] { g = existing } else {
-                g = groups.count
-                groupIndex[key] = g
-                groups.append((key, row, fresh))
+            if keyItems.isEmpty { g = 0 } else {
+                let found = table.group(for: key)
+                g = found.index
+                if found.isNew {
+                    inputs.append(row)
+                    accumulators.append(contentsOf: fresh)
+                }
             }
-            if groups[g].input.isEmpty { groups[g].input = row }
-            for (a, aggregate) in projection.aggregates.enumerated() {
+            if inputs[g].isEmpty { inputs[g] = row }
+            for a in 0..<width {
+                let aggregate = aggregates[a]
                 let value = try aggregate.argument.map { e throws(QueryError) in try evaluate(e, row) } ?? .bool(true)
-                try groups[g].accumulators[a].add(value)
+                try accumulators[g * width + a].add(value)
                 // collect() buffers its input: charge it against the memory cap.
-                if aggregate.function == "collect" { try watchdog.charge(Watchdog.size(of: value)) } else { try watchdog.tick() }
+                if aggregate.function == .collect { try watchdog.charge(Watchdog.size(of: value)) } else { try watchdog.tick() }
             }
         }
         var output: [(output: Row, input: Row)] = []
-        for group in groups {
-            let results = group.accumulators.map(\.result)
+        output.reserveCapacity(table.count)
+        var results: [RuntimeValue] = []
+        results.reserveCapacity(width)
+        for (g, groupKey) in table.keys.enumerated() {
+            results.removeAll(keepingCapacity: true)
+            for a in 0..<width { results.append(accumulators[g * width + a].result) }
             var row: Row = []
+            row.reserveCapacity(projection.items.count)
             var k = 0
             for (i, item) in projection.items.enumerated() {
-                if keyItems.contains(i) { row.append(group.key[k]); k += 1 }
-                else { row.append(try evaluate(item.expression, group.input, aggregates: results)) }
+                if k < keyItems.count && keyItems[k] == i { row.append(groupKey[k]); k += 1 }
+                else { row.append(try evaluate(item.expression, inputs[g], aggregates: results)) }
             }
-            output.append((row, group.input))
+            output.append((row, inputs[g]))
         }
         return output
     }

@@ -118,7 +118,8 @@ extension ExecutionContext {
             // so far, which for a huge list takes longer than a deadline may be overrun. A list
             // that could not fit in half this machine's memory is refused before anything is built.
             let (stride, strideOverflow) = Int(count).multipliedReportingOverflow(by: MemoryLayout<RuntimeValue>.stride)
-            if strideOverflow || stride > Int(clamping: ProcessInfo.processInfo.physicalMemory / 2) {
+            // (Memory is asked of the system only for a list of a gigabyte or more.)
+            if strideOverflow || (stride >= 1 << 30 && stride > Int(clamping: ProcessInfo.processInfo.physicalMemory / 2)) {
                 throw QueryError(.runtime, "range(\(start), …) would build a list of \(count) elements, more than half of this machine's memory")
             }
             var out: [RuntimeValue] = []

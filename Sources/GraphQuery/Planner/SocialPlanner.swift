@@ -95,7 +95,7 @@ enum SocialPlanner {
         // The projection: c and count(DISTINCT f), nothing else.
         guard projection.aggregates.count == 1, projection.items.count == 2 else { return nil }
         let aggregate = projection.aggregates[0]
-        guard aggregate.function.lowercased() == "count", aggregate.isDistinct,
+        guard aggregate.function == .count, aggregate.isDistinct,
               case .slot(let counted)? = aggregate.argument, counted == f.slot else { return nil }
         var items = projection.items
         var sawC = false, sawCount = false
@@ -184,7 +184,7 @@ enum SocialPlanner {
         let countsOnly = m.labels.isEmpty && projection.isAggregating && groupsByEnds
             && projection.aggregates.allSatisfy { aggregate in
                 guard case .slot(let counted)? = aggregate.argument else { return false }
-                return counted == m.slot && aggregate.isDistinct && aggregate.function.lowercased() == "count"
+                return counted == m.slot && aggregate.isDistinct && aggregate.function == .count
             }
             && projection.items.allSatisfy { item in
                 if case .aggregateResult = item.expression { return true }
@@ -192,7 +192,7 @@ enum SocialPlanner {
             }
         if countsOnly {
             var counted = projection
-            counted.aggregates = projection.aggregates.map { _ in BoundAggregate(function: "max", isDistinct: false, argument: .slot(m.slot)) }
+            counted.aggregates = projection.aggregates.map { _ in BoundAggregate(function: .max, isDistinct: false, argument: .slot(m.slot)) }
             let call = BoundCall(name: "social.mutualFriends",
                                  arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true)), .literal(.string(countMode)),
                                              conjunction(conjuncts) ?? .literal(.bool(true))],
@@ -257,7 +257,7 @@ enum SocialPlanner {
         if projection.isAggregating {
             guard !projection.sortSeesInput else { return false }
             for aggregate in projection.aggregates {
-                guard aggregate.function.lowercased() == "count", aggregate.isDistinct,
+                guard aggregate.function == .count, aggregate.isDistinct,
                       let slots = aggregate.argument?.referencedSlots, slots.isSubset(of: visible) else { return false }
             }
             for item in projection.items {

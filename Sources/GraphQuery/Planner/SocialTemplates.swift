@@ -1,11 +1,11 @@
-// SocialTemplates.swift — recognises docs/social.md's plain invitable-audience query, which is
-// too long a pipeline (collects, unwinds, a list comprehension with a pattern inside) for the
-// clause-level rewrites of SocialPlanner, by its tokens: the same tokens up to variable names,
-// keyword case, layout and the event id (a parameter or a literal). The query's own RETURN
-// and everything after it are kept as written; only the part before is replaced by a call of
-// the audience kernel that yields the variables the RETURN reads. Called from
-// QueryEngine.compile after the original query has parsed and bound, so every error is the
-// original's.
+// SocialTemplates.swift — recognises docs/social.md's plain invitable-audience and
+// relationship-label queries, whose pipelines (collects, unwinds, a list comprehension with a
+// pattern inside, a seek per listed id) are too long for the clause-level rewrites of
+// SocialPlanner, by their tokens: the same tokens up to variable names, keyword case, layout
+// and the ids (parameters or literals). The query's own RETURN and everything after it are
+// kept as written; only the part before is replaced by a call of a kernel that yields the
+// variables the RETURN reads. Called from QueryEngine.compile after the original query has
+// parsed and bound, so every error is the original's.
 
 /// A plain-Cypher pipeline recognised token for token, and the Cypher that replaces it.
 struct QueryTemplate: Sendable {
@@ -16,16 +16,22 @@ struct QueryTemplate: Sendable {
     /// written (case aside for keywords and function names).
     let variables: Set<String>
     /// The template's ORDER BY keys (tokens after `ORDER BY`): the kernel's own order, so a
-    /// RETURN sorting by exactly these needs no sort.
-    let order: [Token]
+    /// RETURN sorting by exactly these needs no sort. Nil when the rows come in no order a
+    /// RETURN would ask for.
+    let order: [Token]?
+    /// The procedure the replacement calls; its first call gets a further argument, `true`
+    /// (the binder would refuse it in text), asking for the pattern's own rows.
+    let procedure: String
     /// The Cypher that computes the template's variables, given the match.
     let replacement: @Sendable (TemplateMatch) -> String
 
-    init(_ text: String, variables: Set<String>, order: String, replacement: @escaping @Sendable (TemplateMatch) -> String) {
+    init(_ text: String, variables: Set<String>, order: String?, procedure: String,
+         replacement: @escaping @Sendable (TemplateMatch) -> String) {
         // The templates are constants of this file: they lex.
         tokens = (try? Lexer.tokenize(text))?.dropLast() ?? []
         self.variables = variables
-        self.order = (try? Lexer.tokenize(order))?.dropLast() ?? []
+        self.order = order.map { (try? Lexer.tokenize($0))?.dropLast() ?? [] }
+        self.procedure = procedure
         self.replacement = replacement
     }
 
@@ -84,7 +90,7 @@ struct QueryTemplate: Sendable {
     /// Whether `query[start...]` starts with this template's ORDER BY keys (mapped through
     /// `names`), followed by the end of the keys.
     func ordersAsKernel(_ query: [Token], at start: Int, names: [String: String]) -> Bool {
-        guard start + order.count < query.count else { return false }
+        guard let order, start + order.count < query.count else { return false }
         for (k, t) in order.enumerated() {
             let q = query[start + k]
             if t.kind == .identifier, variables.contains(t.text) {
@@ -102,13 +108,13 @@ struct QueryTemplate: Sendable {
 
 /// The templates graphd recognises and the rewrite of a query body through them.
 enum SocialTemplates {
-    /// Name of the procedure every replacement calls: its call gets a third argument, `true`
-    /// (the binder would refuse it in text), asking for the pattern's own rows (see
-    /// SocialInvitableAudienceProcedure).
+    /// The procedures the replacements call (see each one's `patternRows`).
     static let audienceProcedure = "social.invitableAudience"
+    static let relationshipsProcedure = "social.relationships"
 
-    /// docs/social.md's invitable audience with `hops` 2 and 1 (the 2-hop part dropped).
-    static let templates: [QueryTemplate] = [audience(hops: 2), audience(hops: 1)]
+    /// docs/social.md's invitable audience with `hops` 2 and 1 (the 2-hop part dropped), and its
+    /// relationship labels.
+    static let templates: [QueryTemplate] = [audience(hops: 2), audience(hops: 1), relationshipLabels]
 
     static func audience(hops: Int) -> QueryTemplate {
         let reach = hops == 2 ? """
@@ -127,7 +133,7 @@ enum SocialTemplates {
             WITH c, c IN friends AS isFriend, size([m IN friends WHERE (m)-[:FRIEND]-(c)]) AS mutual
             """,
             variables: ["h", "e", "f", "friends", "x", "reach", "c", "m", "isFriend", "mutual"],
-            order: "isFriend DESC, mutual DESC, id(c)") { m in
+            order: "isFriend DESC, mutual DESC, id(c)", procedure: audienceProcedure) { m in
             // Events are matched as the query matches them; each (event, host) pair goes to
             // the kernel, which yields `relation` as the Boolean isFriend in this mode.
             """
@@ -138,18 +144,42 @@ enum SocialTemplates {
         }
     }
 
+    /// docs/social.md's relationship labels up to the grouping WITH. The viewer's MATCH stays
+    /// (one row per matching viewer, as before); `$users[i]` for every i of the range is
+    /// evaluated by the query itself, as the UNWIND and the seeks would evaluate it (the same
+    /// values, the same errors); the kernel then seeks each element's users and counts the
+    /// mutual friends with the viewer's friends marked once. The rows come by viewer, then i:
+    /// with several viewers sharing an id an `ORDER BY i` still has work to do, so it stays.
+    static let relationshipLabels = QueryTemplate("""
+        MATCH (v:User {id: $viewer})
+        UNWIND range(0, size($users) - 1) AS i
+        MATCH (x:User {id: $users[i]})
+        OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x
+        WITH i, v, x, count(DISTINCT m) AS mutual
+        """,
+        variables: ["v", "i", "x", "m", "mutual"], order: nil, procedure: relationshipsProcedure) { m in
+        let users = m.slots["users"] ?? "null"
+        return """
+            MATCH (\(m.name("v")):User {id: \(m.slots["viewer"] ?? "null")})
+            CALL \(relationshipsProcedure)(\(m.name("v")), [`graphd i` IN range(0, size(\(users)) - 1) | \(users)[`graphd i`]])
+            YIELD relation AS \(m.name("i")), user AS \(m.name("x")), mutual AS \(m.name("mutual"))
+            """
+    }
+
     /// The plan of `body` through a template, or nil when none matches. `bound` is the query
     /// as written, already bound (so it is valid Cypher): its columns and parameters stay.
     static func plan(_ body: String, bound: BoundQuery, registry: ProcedureRegistry) -> LogicalPlan? {
         var plain = false
         if bound.unions.isEmpty, case .projection(let last)? = bound.clauses.last?.clause { plain = !last.isDistinct && !last.isAggregating }
-        guard let text = rewrite(body, finalProjectionIsPlain: plain),
+        guard let (text, template) = rewrite(body, finalProjectionIsPlain: plain),
               let query = try? Parser.parse(text), var replacement = try? Binder.bind(query, registry: registry),
               replacement.columns == bound.columns else { return nil }
+        // The replacement's call comes before the query's own clauses: the first one of the name.
         for k in replacement.clauses.indices {
-            guard case .call(var call) = replacement.clauses[k].clause, call.name == audienceProcedure else { continue }
+            guard case .call(var call) = replacement.clauses[k].clause, call.name == template.procedure else { continue }
             call.arguments.append(.literal(.bool(true)))
             replacement.clauses[k].clause = .call(call)
+            break
         }
         replacement.parameterNames = bound.parameterNames
         return Planner.plan(replacement)
@@ -158,7 +188,7 @@ enum SocialTemplates {
     /// The body that replaces `body`, or nil when no template matches. `finalProjectionIsPlain`:
     /// the query's last projection neither deduplicates nor aggregates, so an ORDER BY equal to
     /// the kernel's order may be dropped (the rows already come in it).
-    static func rewrite(_ body: String, finalProjectionIsPlain: Bool) -> String? {
+    static func rewrite(_ body: String, finalProjectionIsPlain: Bool) -> (text: String, template: QueryTemplate)? {
         guard let tokens = try? Lexer.tokenize(body) else { return nil }
         let source = Array(body.utf8)
         for template in templates {
@@ -167,11 +197,11 @@ enum SocialTemplates {
             if finalProjectionIsPlain, tokens[end].isKeyword("RETURN"), !tokens[end + 1].isKeyword("DISTINCT"),
                let order = topLevelOrderBy(tokens, from: end),
                template.ordersAsKernel(tokens, at: order + 2, names: match.names) {
-                let keysEnd = tokens[order + 2 + template.order.count].location.offset
+                let keysEnd = tokens[order + 2 + (template.order?.count ?? 0)].location.offset
                 rest = String(decoding: source[tokens[end].location.offset..<tokens[order].location.offset], as: UTF8.self)
                     + String(decoding: source[keysEnd...], as: UTF8.self)
             }
-            return template.replacement(match) + "\n" + rest
+            return (template.replacement(match) + "\n" + rest, template)
         }
         return nil
     }

@@ -77,13 +77,13 @@ public struct ProcedureContext {
 
     /// The friends `a` and `b` share, reusing `a`'s friend list across the run's calls
     /// (SocialRunCache.mutualFriends).
-    mutating func mutualFriends(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> [NodeID] {
-        socialRun.mutualFriends(a, b, graph: graph, schema: schema)
+    mutating func mutualFriends(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema, pool: TraversalScratchPool) -> [NodeID] {
+        socialRun.mutualFriends(a, b, graph: graph, schema: schema, pool: pool)
     }
 
     /// The number of friends `a` and `b` share, through the run's kept friend lists.
-    mutating func mutualFriendCount(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> Int {
-        socialRun.mutualFriendCount(a, b, graph: graph, schema: schema)
+    mutating func mutualFriendCount(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema, pool: TraversalScratchPool) -> Int {
+        socialRun.mutualFriendCount(a, b, graph: graph, schema: schema, pool: pool)
     }
 
     /// Throws the query's timeout error once the deadline has passed (cheap: reads the clock
@@ -148,45 +148,66 @@ public struct ProcedureRegistry: Sendable {
 /// counts tell whether the cached ids are still the graph's; a read-only run's graph does not
 /// change at all.
 struct SocialRunCache {
-    private var cached: (names: SocialNames, counts: Graph.NameCounts, schema: SocialSchema)?
+    private var schemaNames = SocialNames()
+    private var schemaCounts: Graph.NameCounts?
+    private var cachedSchema: SocialSchema?
     /// Set for a run that writes nothing (Executor.run): only then may friend lists be kept.
     var mayKeepFriendLists = false
     /// The first user of the last mutual-friends call, and that user's friends once a second
     /// call asked about the same user (one call alone reads the lists directly).
     private var lastUser: NodeID?
-    private var friendsOfLastUser: [UInt32]?
+    private var kept: KeptFriendsLease?
 
     mutating func schema(_ graph: Graph, names: SocialNames) -> SocialSchema {
         let counts = graph.nameCounts
-        if let cached, cached.counts == counts, cached.names == names { return cached.schema }
+        if let cachedSchema, schemaCounts == counts, schemaNames == names { return cachedSchema }
         let schema = SocialSchema(graph: graph, names: names)
-        cached = (names, counts, schema)
+        (schemaNames, schemaCounts, cachedSchema) = (names, counts, schema)
         return schema
     }
 
-    /// The friends `a` and `b` share: through `a`'s kept friend list when the run asked about
-    /// `a` just before (a viewer and each listed user), else straight from the graph.
-    mutating func mutualFriends(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> [NodeID] {
-        guard let friendsOfA = keptFriends(of: a, graph: graph, schema: schema) else { return graph.mutualFriends(a, b, schema: schema) }
-        return graph.mutualFriends(a, friendsOfA: friendsOfA, b, schema: schema)
+    /// The friends `a` and `b` share: through `a`'s kept friends when the run asked about `a`
+    /// just before (a viewer and each listed user), else straight from the graph.
+    mutating func mutualFriends(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema, pool: TraversalScratchPool) -> [NodeID] {
+        guard let kept = keptFriends(of: a, graph: graph, schema: schema, pool: pool) else { return graph.mutualFriends(a, b, schema: schema) }
+        return graph.mutualFriends(kept.friends, b, schema: schema)
     }
 
     /// How many friends `a` and `b` share, as `mutualFriends` finds them.
-    mutating func mutualFriendCount(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> Int {
-        guard let friendsOfA = keptFriends(of: a, graph: graph, schema: schema) else { return graph.mutualFriendCount(a, b, schema: schema) }
-        return graph.mutualFriendCount(a, friendsOfA: friendsOfA, b, schema: schema)
+    mutating func mutualFriendCount(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema, pool: TraversalScratchPool) -> Int {
+        guard let kept = keptFriends(of: a, graph: graph, schema: schema, pool: pool) else { return graph.mutualFriendCount(a, b, schema: schema) }
+        return graph.mutualFriendCount(kept.friends, b, schema: schema)
     }
 
     /// `a`'s friends when this call is the second or later in a row about `a` in a read-only
-    /// run (kept from then on); nil otherwise.
-    private mutating func keptFriends(of a: NodeID, graph: Graph, schema: SocialSchema) -> [UInt32]? {
+    /// run (kept from then on, in a scratch lent by `pool` until the run ends); nil otherwise.
+    private mutating func keptFriends(of a: NodeID, graph: Graph, schema: SocialSchema, pool: TraversalScratchPool) -> KeptFriendsLease? {
         guard mayKeepFriendLists else { return nil }
         defer { lastUser = a }
-        guard lastUser == a else {
-            friendsOfLastUser = nil
-            return nil
+        guard lastUser == a else { return nil }
+        if let kept, kept.friends.user == a { return kept }
+        if let kept {
+            kept.keep(a, graph: graph, schema: schema)
+        } else {
+            kept = KeptFriendsLease(a, graph: graph, schema: schema, pool: pool)
         }
-        if friendsOfLastUser == nil { friendsOfLastUser = graph.friendIDs(of: a, schema: schema) }
-        return friendsOfLastUser
+        return kept
     }
+}
+
+/// A user's kept friends in a scratch borrowed from a pool for the length of a run: the run's
+/// cache drops it when the run ends, and the scratch goes back to the pool.
+final class KeptFriendsLease {
+    private let pool: TraversalScratchPool
+    private(set) var friends: KeptFriends
+
+    init(_ user: NodeID, graph: Graph, schema: SocialSchema, pool: TraversalScratchPool) {
+        self.pool = pool
+        friends = KeptFriends(user, of: graph, schema: schema, scratch: pool.checkOut())
+    }
+
+    /// Keeps `user`'s friends instead, in the same scratch.
+    func keep(_ user: NodeID, graph: Graph, schema: SocialSchema) { friends.keep(user, of: graph, schema: schema) }
+
+    deinit { pool.checkIn(friends.releaseScratch()) }
 }

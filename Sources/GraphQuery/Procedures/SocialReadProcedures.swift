@@ -100,15 +100,20 @@ struct SocialMutualFriendsProcedure: Procedure {
         // friends, so the procedure proper leaves that out (and the kernel never lists a or b).
         var selfLoops: [NodeID] = []
         if arguments.count > 2, case .bool(true) = arguments[2], a != b, graph.areFriends(a, b, schema: schema) {
-            if graph.hasFriendSelfLoop(a, schema: schema) { selfLoops.append(a) }
-            if graph.hasFriendSelfLoop(b, schema: schema) { selfLoops.append(b) }
+            selfLoops = Self.friendSelfLoops(a, b, graph: graph, schema: schema)
         }
         if counting {
-            return [[.integer(Int64(context.mutualFriendCount(a, b, graph: graph, schema: schema) + selfLoops.count))]]
+            return [[.integer(Int64(context.mutualFriendCount(a, b, graph: graph, schema: schema, pool: shared.pool) + selfLoops.count))]]
         }
-        var friends = context.mutualFriends(a, b, graph: graph, schema: schema)
+        var friends = context.mutualFriends(a, b, graph: graph, schema: schema, pool: shared.pool)
         for x in selfLoops { friends.insert(x, at: friends.firstIndex { $0 > x } ?? friends.count) }
         return friends.map { [.node($0)] }
+    }
+
+    /// Of two friends `a` and `b`, those with a FRIEND self-loop, ascending: in the pattern
+    /// `(a)-[:FRIEND]-(m)-[:FRIEND]-(b)` such a user is a neighbour of itself, so a common one.
+    static func friendSelfLoops(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> [NodeID] {
+        [min(a, b), max(a, b)].filter { graph.hasFriendSelfLoop($0, schema: schema) }
     }
 }
 
@@ -124,6 +129,9 @@ struct SocialRelationshipsProcedure: Procedure {
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        if arguments.count > 2, case .bool(true) = arguments[2] {
+            return patternRows(viewer: arguments[0], elements: arguments[1], graph: graph, context: &context)
+        }
         let name = signature.name
         let schema = context.socialSchema(graph, names: shared.names)
         guard case .list(let items) = arguments[1] else { return [] }
@@ -142,6 +150,45 @@ struct SocialRelationshipsProcedure: Procedure {
             [.node(r.user), r.kind.runtimeValue, .integer(Int64(r.mutualFriends)), .bool(r.requestSent),
              .bool(r.requestReceived), .bool(r.blockedByViewer), .bool(r.blocksViewer)]
         }
+    }
+
+    /// The rows of docs/social.md's plain relationship-label query up to its grouping WITH, for
+    /// the planner's rewrite of it (Planner/SocialTemplates.swift, which passes a third
+    /// argument, `true`): `viewer` is a node the query's first MATCH bound, `elements` the
+    /// values `$users[i]` takes for each i of `range(0, size($users) - 1)`, evaluated by the
+    /// query itself. Per element, in order, each `:User` whose `id` equals it, as the MATCH's
+    /// seek finds them, with `relation` holding the element's index and `mutual` the number of
+    /// distinct `m` of `OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x`: 0 for the
+    /// viewer itself, a FRIEND self-loop of either end counted as the pattern counts it. The
+    /// names are the template's (graphd's standard ones), whatever the registry was given.
+    func patternRows(viewer: RuntimeValue, elements: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> [[RuntimeValue]] {
+        guard case .node(let v) = viewer, case .list(let elements) = elements else { return [] }
+        let schema = context.socialSchema(graph, names: .standard)
+        guard let user = schema.user, let id = schema.id else { return [] }
+        let unique = graph.isUniquelyIndexed(label: user, key: id)
+        let kept = KeptFriends(v, of: graph, schema: schema, scratch: shared.pool.checkOut())
+        var rows: [[RuntimeValue]] = []
+        rows.reserveCapacity(elements.count)
+        for (i, element) in elements.enumerated() {
+            // The seek's rules (PatternMatcher's propertySeek): null equals nothing, and an
+            // element that cannot be stored (a node, a map) is no property's value.
+            guard !element.isNull, let stored = element.storable else { continue }
+            func row(_ x: NodeID) {
+                var mutual = 0
+                if x != v {
+                    mutual = graph.mutualFriendCount(kept, x, schema: schema)
+                    if kept.contains(x) { mutual += SocialMutualFriendsProcedure.friendSelfLoops(v, x, graph: graph, schema: schema).count }
+                }
+                rows.append([.node(x), .integer(Int64(i)), .integer(Int64(mutual)), .null, .null, .null, .null])
+            }
+            if unique {
+                if let x = graph.firstNodeID(withLabel: user, key: id, equalTo: stored) { row(x) }
+            } else {
+                for x in graph.nodeIDs(withLabel: user, key: id, equalTo: stored) { row(x) }
+            }
+        }
+        shared.pool.checkIn(kept.releaseScratch())
+        return rows
     }
 }
 

@@ -368,7 +368,10 @@ struct Binder {
                 let argument = try call.arguments.first.map { e throws(QueryError) in
                     try resolve(e, allowAggregates: false)
                 }
-                aggregates.append(BoundAggregate(function: signature.name, isDistinct: call.isDistinct, argument: argument))
+                guard let function = AggregateFunction(rawValue: signature.name) else {
+                    throw QueryError(.semantic, "Aggregating function '\(call.name)' has no implementation")
+                }
+                aggregates.append(BoundAggregate(function: function, isDistinct: call.isDistinct, argument: argument))
                 return .aggregateResult(aggregates.count - 1)
             }
             var arguments: [Expression] = []

@@ -48,7 +48,7 @@ struct BoundCreate: Sendable {
 
 /// An aggregate call pulled out of a projection item; `argument` is nil for `count(*)`.
 struct BoundAggregate: Sendable {
-    var function: String
+    var function: AggregateFunction
     var isDistinct: Bool
     var argument: Expression?
 }

@@ -139,8 +139,8 @@ extension Graph {
         }
     }
 
-    /// The friends of `user` as raw node ids, ascending and distinct (FriendMerge's order): what a
-    /// caller keeps to intersect one user's friends with many others' (`mutualFriends(_:friendsOfA:_:)`).
+    /// The friends of `user` as raw node ids, ascending and distinct (FriendMerge's order), as
+    /// `KeptFriends` keeps them.
     /// - Complexity: O(degree).
     public func friendIDs(of user: NodeID, schema: SocialSchema) -> [UInt32] {
         var merge = FriendMerge(self, user, schema.friend)
@@ -153,70 +153,10 @@ extension Graph {
         }
     }
 
-    /// `mutualFriends(a, b)`, with a's friends given (`friendIDs(of: a)`): for a caller asking
-    /// about one user and many others (a viewer and each listed user), which then reads only
-    /// b's lists. The same answer, ascending.
-    /// - Complexity: O(deg a + deg b); O(short · log long) when one side is a hub.
-    public func mutualFriends(_ a: NodeID, friendsOfA: [UInt32], _ b: NodeID, schema: SocialSchema) -> [NodeID] {
-        var result: [NodeID] = []
-        forEachMutualFriend(a, friendsOfA: friendsOfA, b, schema: schema) { result.append(NodeID(rawValue: $0)) }
-        return result
-    }
-
-    /// `mutualFriendCount(a, b)`, with a's friends given, as `mutualFriends(_:friendsOfA:_:schema:)`.
-    /// - Complexity: as that, with no allocation.
-    public func mutualFriendCount(_ a: NodeID, friendsOfA: [UInt32], _ b: NodeID, schema: SocialSchema) -> Int {
-        var n = 0
-        forEachMutualFriend(a, friendsOfA: friendsOfA, b, schema: schema) { _ in n += 1 }
-        return n
-    }
-
-    /// Calls `body` with each common friend of `a` (whose friends are `friendsOfA`) and `b`,
-    /// ascending.
-    @inline(__always) func forEachMutualFriend(_ a: NodeID, friendsOfA: [UInt32], _ b: NodeID, schema: SocialSchema,
-                                               _ body: (UInt32) -> Void) {
-        guard a != b else { return }
-        var right = FriendMerge(self, b, schema.friend)
-        if friendsOfA.count * 16 < right.capacityHint {
-            // b is a hub: look each of a's few friends up in b's sorted lists.
-            for f in friendsOfA where f != b.rawValue
-                && (right.outgoing.contains(neighbor: NodeID(rawValue: f)) || right.incoming.contains(neighbor: NodeID(rawValue: f))) {
-                body(f)
-            }
-            return
-        }
-        if right.capacityHint * 16 < friendsOfA.count {
-            // a is the hub: binary-search b's few friends in a's list.
-            while let f = right.nextID() {
-                if friendsOfA.sortedContains(f) { body(f) }
-            }
-            return
-        }
-        var i = 0
-        while let f = right.nextID() {
-            while i < friendsOfA.count && friendsOfA[i] < f { i += 1 }
-            if i == friendsOfA.count { break }
-            if friendsOfA[i] == f { body(f) }
-        }
-    }
-
     /// Whether `viewer` may read `user`'s friends-only profile: themselves and their friends may,
     /// nobody else (blocking removes friendship, so a blocked viewer is never a friend).
     /// - Complexity: O(log degree).
     public func canView(viewer: NodeID, user: NodeID, schema: SocialSchema) -> Bool {
         viewer == user ? contains(user) : areFriends(viewer, user, schema: schema)
-    }
-}
-
-extension Array where Element == UInt32 {
-    /// Whether the (ascending) array holds `value`.
-    /// - Complexity: O(log n).
-    func sortedContains(_ value: UInt32) -> Bool {
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) >> 1
-            if self[mid] < value { low = mid + 1 } else { high = mid }
-        }
-        return low < count && self[low] == value
     }
 }

@@ -42,7 +42,6 @@ public struct SocialNames: Sendable, Hashable {
 /// answers every question with empty results instead of an error.
 /// Resolving costs a few dictionary lookups: resolve once per query, not once per node.
 public struct SocialSchema: Sendable {
-    public let names: SocialNames
     public let user: LabelID?
     public let event: LabelID?
     public let id: PropertyKeyID?
@@ -58,7 +57,6 @@ public struct SocialSchema: Sendable {
 
     /// Looks the names up in `graph` without interning anything (reads never write).
     public init(graph: Graph, names: SocialNames = .standard) {
-        self.names = names
         user = graph.labelID(named: names.user)
         event = graph.labelID(named: names.event)
         id = graph.propertyKeyID(named: names.id)

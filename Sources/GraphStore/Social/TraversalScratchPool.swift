@@ -15,11 +15,20 @@ public final class TraversalScratchPool: Sendable {
 
     /// Runs `body` with a scratch no other caller holds meanwhile.
     public func withScratch<R, E: Error>(_ body: (inout TraversalScratch) throws(E) -> R) throws(E) -> R {
-        var scratch = idle.withLock { $0.popLast() } ?? TraversalScratch()
-        defer {
-            let returned = scratch
-            idle.withLock { if $0.count < keep { $0.append(returned) } }
-        }
+        var scratch = checkOut()
+        defer { checkIn(scratch) }
         return try body(&scratch)
+    }
+
+    /// A scratch for the caller alone until it hands it back with `checkIn(_:)`: for a holder
+    /// that outlives one call (a query run keeping a user's friends marked between rows).
+    public func checkOut() -> TraversalScratch {
+        idle.withLock { $0.popLast() } ?? TraversalScratch()
+    }
+
+    /// Takes back a scratch from `checkOut()` (kept if fewer than `keep` are idle).
+    public func checkIn(_ scratch: consuming TraversalScratch) {
+        let returned = scratch
+        idle.withLock { if $0.count < keep { $0.append(returned) } }
     }
 }
