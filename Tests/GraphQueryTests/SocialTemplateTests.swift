@@ -179,6 +179,75 @@ import GraphStore
         #expect(try plainEngine.execute(Self.plainLabels, on: plainStore, parameters: p).rows == procedure)
     }
 
+    /// The invitation feed exactly as docs/social.md gives it, with `event.id` for the node.
+    static let plainFeed = """
+        MATCH (u:User {id: $user})-[r:INVITED|ATTENDING]->(event:Event)
+        WITH u, event, max(CASE type(r) WHEN 'ATTENDING' THEN 1 ELSE 0 END) = 1 AS attending
+        OPTIONAL MATCH (h:User)-[:HOSTS]->(event)
+        OPTIONAL MATCH (u)-[:FRIEND]-(m)-[:FRIEND]-(h) WHERE u <> h
+        WITH u, event, attending, h, count(DISTINCT m) AS mutual
+        RETURN event.id, event.starts_at AS startsAt, attending, h.id AS host,
+               CASE WHEN h IS NULL THEN null WHEN h = u THEN 'SELF' WHEN (u)-[:FRIEND]-(h) THEN 'FRIEND'
+                    WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END AS hostRelation,
+               CASE WHEN h IS NULL THEN null ELSE mutual END AS hostMutual
+        ORDER BY event.starts_at, id(event)
+        """
+
+    @Test func thePlainInvitationFeedRunsOnTheKernelWithTheGeneralPlansRows() throws {
+        let (store, engine) = try Self.store()
+        // More feed awkwardness: user 2 (a FRIEND self-loop) invited twice to event 100 (three
+        // hosts, one not a user) and attending 102 (no host) and a node that is no event; both
+        // users 39 invited to both events 101 and attending 100; user 0 invited to the event it
+        // hosts; user 4 attending both events 101, invited to event 100 and hosting it twice.
+        _ = try engine.execute("""
+            MATCH (a:User {id: 2}), (b:User {id: 39}), (z:User {id: 0}), (four:User {id: 4}),
+                  (e:Event {id: 100}), (f:Event {id: 102}), (g:Event {id: 101})
+            CREATE (a)-[:INVITED]->(e), (a)-[:INVITED]->(e), (a)-[:ATTENDING]->(f), (a)-[:INVITED]->(:Bot {id: 3}),
+                   (b)-[:INVITED]->(g), (b)-[:ATTENDING]->(e), (z)-[:INVITED]->(e), (four)-[:ATTENDING]->(g), (four)-[:HOSTS]->(e)
+            """, on: store)
+        _ = try engine.execute("MATCH (four:User {id: 4}), (g:Event {id: 100}) CREATE (four)-[:INVITED]->(g)", on: store)
+        let renamed = """
+            match (me:User {id: $user})-[rel:INVITED|ATTENDING]->(ev:Event) with me, ev, MAX(case type(rel) when 'ATTENDING' then 1 else 0 end) = 1 as going
+            optional match (host:User)-[:HOSTS]->(ev) optional match (me)-[:FRIEND]-(pal)-[:FRIEND]-(host) where me <> host
+            with me, ev, going, host, count(distinct pal) as shared
+            RETURN ev.id, ev.starts_at AS startsAt, going, host.id AS host,
+                   CASE WHEN host IS NULL THEN null WHEN host = me THEN 'SELF' WHEN (me)-[:FRIEND]-(host) THEN 'FRIEND'
+                        WHEN shared > 0 THEN 'CONNECTION' ELSE 'NONE' END AS hostRelation,
+                   CASE WHEN host IS NULL THEN null ELSE shared END AS hostMutual
+            ORDER BY ev.starts_at, id(ev)
+            """
+        // Without ORDER BY the rows come in the plan's own order, which the kernel must keep.
+        let unordered = Self.plainFeed.replacingOccurrences(of: "ORDER BY event.starts_at, id(event)", with: "")
+        let literal = Self.plainFeed.replacingOccurrences(of: "$user", with: "2")
+        var compared = 0, nonEmpty = 0
+        for text in [Self.plainFeed, renamed, unordered, literal] {
+            let general = text.replacingOccurrences(of: "WHERE u <> h", with: "WHERE u <> h AND m = m")
+                .replacingOccurrences(of: "where me <> host", with: "where me <> host AND pal = pal")
+            #expect(general != text)
+            #expect(try engine.explain(text, on: store).contains { $0.contains("ProcedureCall social.invitations") }, "\(text)")
+            #expect(!(try engine.explain(general, on: store)).contains { $0.contains("ProcedureCall") }, "\(general)")
+            for user in [Value.integer(0), .integer(1), .integer(2), .integer(3), .integer(4), .integer(9), .integer(39), .integer(999), .null, .string("2")] {
+                let p = ["user": user]
+                let recognised = try engine.execute(text, on: store, parameters: p).rows
+                #expect(recognised == (try engine.execute(general, on: store, parameters: p).rows), "user \(user): \(text)")
+                if recognised.count > 1 { nonEmpty += 1 }
+                compared += 1
+            }
+        }
+        #expect(compared == 40 && nonEmpty >= 16, "\(compared) \(nonEmpty)")
+        // With one host per event and unique ids, the procedure's own rows.
+        let (plainStore, plainEngine) = try SocialProcedureTests.socialStore()
+        for user in [1, 3, 9] {
+            let p: [String: Value] = ["user": .integer(Int64(user))]
+            let procedure = try plainEngine.execute("""
+                CALL social.invitations($user, {}) YIELD event, startsAt, attending, host, hostRelation, hostMutual
+                RETURN event.id, startsAt, attending, host.id, hostRelation, hostMutual
+                """, on: plainStore, parameters: p).rows
+            #expect(!procedure.isEmpty)
+            #expect(try plainEngine.execute(Self.plainFeed, on: plainStore, parameters: p).rows == procedure)
+        }
+    }
+
     @Test func nearMissesRunTheGeneralPlan() throws {
         let (store, engine) = try Self.store()
         for text in [

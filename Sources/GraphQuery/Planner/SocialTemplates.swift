@@ -111,10 +111,11 @@ enum SocialTemplates {
     /// The procedures the replacements call (see each one's `patternRows`).
     static let audienceProcedure = "social.invitableAudience"
     static let relationshipsProcedure = "social.relationships"
+    static let invitationsProcedure = "social.invitations"
 
-    /// docs/social.md's invitable audience with `hops` 2 and 1 (the 2-hop part dropped), and its
-    /// relationship labels.
-    static let templates: [QueryTemplate] = [audience(hops: 2), audience(hops: 1), relationshipLabels]
+    /// docs/social.md's invitable audience with `hops` 2 and 1 (the 2-hop part dropped), its
+    /// relationship labels and its invitation feed.
+    static let templates: [QueryTemplate] = [audience(hops: 2), audience(hops: 1), relationshipLabels, invitationFeed]
 
     static func audience(hops: Int) -> QueryTemplate {
         let reach = hops == 2 ? """
@@ -164,6 +165,24 @@ enum SocialTemplates {
             CALL \(relationshipsProcedure)(\(m.name("v")), [`graphd i` IN range(0, size(\(users)) - 1) | \(users)[`graphd i`]])
             YIELD relation AS \(m.name("i")), user AS \(m.name("x")), mutual AS \(m.name("mutual"))
             """
+    }
+
+    /// docs/social.md's invitation feed up to its second grouping WITH. The user's MATCH stays
+    /// as a seek (one row per matching user); the kernel walks the user's INVITED and ATTENDING
+    /// lists, each event's hosts, and counts the mutual friends, in the general plan's order.
+    static let invitationFeed = QueryTemplate("""
+        MATCH (u:User {id: $user})-[r:INVITED|ATTENDING]->(event:Event)
+        WITH u, event, max(CASE type(r) WHEN 'ATTENDING' THEN 1 ELSE 0 END) = 1 AS attending
+        OPTIONAL MATCH (h:User)-[:HOSTS]->(event)
+        OPTIONAL MATCH (u)-[:FRIEND]-(m)-[:FRIEND]-(h) WHERE u <> h
+        WITH u, event, attending, h, count(DISTINCT m) AS mutual
+        """,
+        variables: ["u", "r", "event", "attending", "h", "m", "mutual"], order: nil, procedure: invitationsProcedure) { m in
+        """
+        MATCH (\(m.name("u")):User {id: \(m.slots["user"] ?? "null")})
+        CALL \(invitationsProcedure)(\(m.name("u")), null)
+        YIELD event AS \(m.name("event")), attending AS \(m.name("attending")), host AS \(m.name("h")), hostMutual AS \(m.name("mutual"))
+        """
     }
 
     /// The plan of `body` through a template, or nil when none matches. `bound` is the query

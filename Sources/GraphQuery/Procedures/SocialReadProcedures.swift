@@ -263,6 +263,9 @@ struct SocialInvitationsProcedure: Procedure {
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+        if arguments.count > 2, case .bool(true) = arguments[2] {
+            return patternRows(user: arguments[0], graph: graph, context: &context)
+        }
         let name = signature.name
         let options = try shared.options(arguments[1], allowed: ["limit"], procedure: name)
         let limit = try shared.integer(options, "limit", procedure: name)
@@ -274,5 +277,63 @@ struct SocialInvitationsProcedure: Procedure {
             [.node(i.event), RuntimeValue(i.startsAt), .bool(i.attending), i.host.map { .node($0) } ?? .null,
              i.hostRelation.map { $0.kind.runtimeValue } ?? .null, i.hostRelation.map { .integer(Int64($0.mutualFriends)) } ?? .null]
         }
+    }
+
+    /// The rows of docs/social.md's plain invitation feed up to its second grouping WITH, for
+    /// the planner's rewrite of it (Planner/SocialTemplates.swift, which passes a third
+    /// argument, `true`): `user` is a node the query's first MATCH bound. Each `:Event` the
+    /// user has an INVITED or ATTENDING relationship to, in the order the MATCH's expansion
+    /// first meets them (the INVITED list, then the ATTENDING one, each by node id), with
+    /// `attending` true when one of them is ATTENDING; per event each distinct `:User` with a
+    /// HOSTS relationship to it (by node id), or one row without a host, with `hostMutual` the
+    /// number of distinct `m` of `OPTIONAL MATCH (u)-[:FRIEND]-(m)-[:FRIEND]-(h) WHERE u <> h`
+    /// (0 without a host or for the user itself; a FRIEND self-loop of either end counted as
+    /// the pattern counts it). The names are the template's (graphd's standard ones).
+    func patternRows(user: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> [[RuntimeValue]] {
+        guard case .node(let u) = user else { return [] }
+        let schema = context.socialSchema(graph, names: .standard)
+        guard let eventLabel = schema.event else { return [] }
+        // Both lists are sorted by node id, a node with parallel relationships in a run: an
+        // event is in the other list by binary search, and a repeat is the entry before.
+        let invited = schema.invited.map { graph.adjacency(of: u, type: $0, direction: .outgoing) } ?? AdjacencyList()
+        let attends = schema.attending.map { graph.adjacency(of: u, type: $0, direction: .outgoing) } ?? AdjacencyList()
+        var events: [(event: NodeID, attending: Bool)] = []
+        for (k, event) in invited.enumerated() where (k == 0 || invited[k - 1] != event) && graph.node(event, hasLabel: eventLabel) {
+            events.append((event, attends.contains(neighbor: event)))
+        }
+        for (k, event) in attends.enumerated() where (k == 0 || attends[k - 1] != event) && !invited.contains(neighbor: event)
+            && graph.node(event, hasLabel: eventLabel) {
+            events.append((event, true))
+        }
+        var hosts: [[NodeID]] = []
+        var hostCount = 0
+        for (event, _) in events {
+            var distinct: [NodeID] = []
+            if let hostsType = schema.hosts, let userLabel = schema.user {
+                // Sorted by node id: a host with several HOSTS relationships comes in a run.
+                for h in graph.adjacency(of: event, type: hostsType, direction: .incoming)
+                where distinct.last != h && graph.node(h, hasLabel: userLabel) {
+                    distinct.append(h)
+                }
+            }
+            hostCount += distinct.count
+            hosts.append(distinct)
+        }
+        // Marking the user's friends pays off from the second host on.
+        var kept = hostCount > 1 ? KeptFriends(u, of: graph, schema: schema, scratch: shared.pool.checkOut()) : nil
+        defer { if let scratch = kept.take()?.releaseScratch() { shared.pool.checkIn(scratch) } }
+        func mutual(_ h: NodeID) -> Int {
+            guard h != u else { return 0 }
+            let common = kept.map { graph.mutualFriendCount($0, h, schema: schema) } ?? graph.mutualFriendCount(u, h, schema: schema)
+            let friends = kept.map { $0.contains(h) } ?? graph.areFriends(u, h, schema: schema)
+            return common + (friends ? SocialMutualFriendsProcedure.friendSelfLoops(u, h, graph: graph, schema: schema).count : 0)
+        }
+        var rows: [[RuntimeValue]] = []
+        rows.reserveCapacity(max(events.count, hostCount))
+        for (k, (event, attending)) in events.enumerated() {
+            if hosts[k].isEmpty { rows.append([.node(event), .null, .bool(attending), .null, .null, .integer(0)]) }
+            for h in hosts[k] { rows.append([.node(event), .null, .bool(attending), .node(h), .null, .integer(Int64(mutual(h)))]) }
+        }
+        return rows
     }
 }
