@@ -98,22 +98,8 @@ import GraphStore
             CALL social.relationships($v, $users) YIELD user, relation, mutual, requestSent, requestReceived, blockedByViewer, blocksViewer
             RETURN user.id, relation, mutual, requestSent, requestReceived, blockedByViewer, blocksViewer
             """, p)
-        let plain = try rows(engine, store, """
-            MATCH (v:User {id: $v})
-            UNWIND range(0, size($users) - 1) AS i
-            MATCH (x:User {id: $users[i]})
-            OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x
-            WITH i, v, x, count(DISTINCT m) AS mutual
-            RETURN x.id,
-                   CASE WHEN x = v THEN 'SELF' WHEN (v)-[:FRIEND]-(x) THEN 'FRIEND'
-                        WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END AS relation,
-                   mutual,
-                   x <> v AND (v)-[:FRIEND_REQUEST]->(x) AS requestSent,
-                   x <> v AND (x)-[:FRIEND_REQUEST]->(v) AS requestReceived,
-                   x <> v AND (v)-[:BLOCKED]->(x) AS blockedByViewer,
-                   x <> v AND (x)-[:BLOCKED]->(v) AS blocksViewer
-            ORDER BY i
-            """, p)
+        // docs/social.md's plain form (the planner runs it on the kernel: SocialTemplateTests).
+        let plain = try rows(engine, store, SocialTemplateTests.plainLabels, ["viewer": p["v"]!, "users": p["users"]!])
         #expect(procedure.count == 7)
         #expect(procedure == plain)
         #expect(procedure[0][1] == .string("SELF"))
