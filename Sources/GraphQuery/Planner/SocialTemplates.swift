@@ -1,11 +1,11 @@
-// SocialTemplates.swift — recognises docs/social.md's plain invitable-audience and
-// relationship-label queries, whose pipelines (collects, unwinds, a list comprehension with a
-// pattern inside, a seek per listed id) are too long for the clause-level rewrites of
-// SocialPlanner, by their tokens: the same tokens up to variable names, keyword case, layout
-// and the ids (parameters or literals). The query's own RETURN and everything after it are
-// kept as written; only the part before is replaced by a call of a kernel that yields the
-// variables the RETURN reads. Called from QueryEngine.compile after the original query has
-// parsed and bound, so every error is the original's.
+// SocialTemplates.swift — recognises docs/social.md's plain invitable-audience,
+// relationship-label and invitation-feed queries, whose pipelines (collects, unwinds, a list
+// comprehension with a pattern inside, a seek per listed id, two groupings) are too long for
+// the clause-level rewrites of SocialPlanner, by their tokens: the same tokens up to variable
+// names, keyword case, layout and the ids (parameters or literals). The query's own RETURN and
+// everything after it are kept as written; only the part before is replaced by a call of a
+// kernel that yields the variables the RETURN reads. Called from QueryEngine.compile after the
+// original query has parsed and bound, so every error is the original's.
 
 /// A plain-Cypher pipeline recognised token for token, and the Cypher that replaces it.
 struct QueryTemplate: Sendable {
