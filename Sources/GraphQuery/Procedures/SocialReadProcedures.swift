@@ -115,6 +115,16 @@ struct SocialMutualFriendsProcedure: Procedure {
     static func friendSelfLoops(_ a: NodeID, _ b: NodeID, graph: Graph, schema: SocialSchema) -> [NodeID] {
         [min(a, b), max(a, b)].filter { graph.hasFriendSelfLoop($0, schema: schema) }
     }
+
+    /// The number of distinct `m` of `(a)-[:FRIEND]-(m)-[:FRIEND]-(b)` with `a <> b` (0 when
+    /// they are one user): their common friends, and when they are friends each end with a
+    /// FRIEND self-loop. Through `kept`, a's kept friends, when given.
+    static func patternCount(_ a: NodeID, _ b: NodeID, kept: KeptFriends?, graph: Graph, schema: SocialSchema) -> Int {
+        guard a != b else { return 0 }
+        let common = kept.map { graph.mutualFriendCount($0, b, schema: schema) } ?? graph.mutualFriendCount(a, b, schema: schema)
+        let friends = kept.map { $0.contains(b) } ?? graph.areFriends(a, b, schema: schema)
+        return common + (friends ? friendSelfLoops(a, b, graph: graph, schema: schema).count : 0)
+    }
 }
 
 /// `CALL social.relationships(viewer, users) YIELD user, relation, mutual, requestSent,
@@ -174,11 +184,7 @@ struct SocialRelationshipsProcedure: Procedure {
             // element that cannot be stored (a node, a map) is no property's value.
             guard !element.isNull, let stored = element.storable else { continue }
             func row(_ x: NodeID) {
-                var mutual = 0
-                if x != v {
-                    mutual = graph.mutualFriendCount(kept, x, schema: schema)
-                    if kept.contains(x) { mutual += SocialMutualFriendsProcedure.friendSelfLoops(v, x, graph: graph, schema: schema).count }
-                }
+                let mutual = SocialMutualFriendsProcedure.patternCount(v, x, kept: kept, graph: graph, schema: schema)
                 rows.append([.node(x), .integer(Int64(i)), .integer(Int64(mutual)), .null, .null, .null, .null])
             }
             if unique {
@@ -322,17 +328,14 @@ struct SocialInvitationsProcedure: Procedure {
         // Marking the user's friends pays off from the second host on.
         var kept = hostCount > 1 ? KeptFriends(u, of: graph, schema: schema, scratch: shared.pool.checkOut()) : nil
         defer { if let scratch = kept.take()?.releaseScratch() { shared.pool.checkIn(scratch) } }
-        func mutual(_ h: NodeID) -> Int {
-            guard h != u else { return 0 }
-            let common = kept.map { graph.mutualFriendCount($0, h, schema: schema) } ?? graph.mutualFriendCount(u, h, schema: schema)
-            let friends = kept.map { $0.contains(h) } ?? graph.areFriends(u, h, schema: schema)
-            return common + (friends ? SocialMutualFriendsProcedure.friendSelfLoops(u, h, graph: graph, schema: schema).count : 0)
-        }
         var rows: [[RuntimeValue]] = []
         rows.reserveCapacity(max(events.count, hostCount))
         for (k, (event, attending)) in events.enumerated() {
             if hosts[k].isEmpty { rows.append([.node(event), .null, .bool(attending), .null, .null, .integer(0)]) }
-            for h in hosts[k] { rows.append([.node(event), .null, .bool(attending), .node(h), .null, .integer(Int64(mutual(h)))]) }
+            for h in hosts[k] {
+                let mutual = SocialMutualFriendsProcedure.patternCount(u, h, kept: kept, graph: graph, schema: schema)
+                rows.append([.node(event), .null, .bool(attending), .node(h), .null, .integer(Int64(mutual))])
+            }
         }
         return rows
     }
