@@ -9,8 +9,13 @@ import GraphStore
 public struct QueryResult: Sendable {
     /// Column names: the alias if one was given, else the expression as written.
     public var columns: [String]
-    /// One array of `columns.count` values per row.
-    public var rows: [[ResultValue]]
+    /// Every row's values, one row after another, in one buffer: a result of many small rows
+    /// costs no allocation, free or reference count per row (an array per row did, and those
+    /// were most of a plain result's cost). `row(_:)` reads one row in place.
+    public private(set) var cells: [ResultValue] = []
+    /// Where each row ends in `cells` (rows are `columns.count` wide when the engine made
+    /// them; a decoded remote reply may have others).
+    private var rowEnds: [Int] = []
     /// True when the query ends in RETURN (or a CALL that yields rows): the reply then
     /// carries a header and rows. False for a pure write, whose reply is statistics only.
     public var hasResultSet: Bool
@@ -19,7 +24,45 @@ public struct QueryResult: Sendable {
 
     public init(columns: [String] = [], rows: [[ResultValue]] = [], hasResultSet: Bool = false,
                 statistics: QueryStatistics = QueryStatistics()) {
-        self.columns = columns; self.rows = rows; self.hasResultSet = hasResultSet; self.statistics = statistics
+        self.columns = columns; self.hasResultSet = hasResultSet; self.statistics = statistics
+        for row in rows { appendRow(row) }
+    }
+
+    /// The number of rows.
+    public var rowCount: Int { rowEnds.count }
+
+    /// Row `i`'s values, in place.
+    public func row(_ i: Int) -> ArraySlice<ResultValue> {
+        cells[(i == 0 ? 0 : rowEnds[i - 1])..<rowEnds[i]]
+    }
+
+    /// The rows as an array of arrays: a copy, for callers that want one (tests, the REPL);
+    /// setting it replaces every row.
+    public var rows: [[ResultValue]] {
+        get { (0..<rowCount).map { Array(row($0)) } }
+        set {
+            cells = []
+            rowEnds = []
+            for row in newValue { appendRow(row) }
+        }
+    }
+
+    /// Adds a row after the last.
+    public mutating func appendRow(_ values: some Sequence<ResultValue>) {
+        cells.append(contentsOf: values)
+        rowEnds.append(cells.count)
+    }
+
+    /// Adds one value to the row being built (the executor's collector: no row array).
+    mutating func appendCell(_ value: ResultValue) { cells.append(value) }
+
+    /// Ends the row being built by `appendCell`.
+    mutating func endRow() { rowEnds.append(cells.count) }
+
+    /// Room for `rows` rows of `width` values without regrowing.
+    public mutating func reserveCapacity(rows: Int, width: Int) {
+        cells.reserveCapacity(rows * width)
+        rowEnds.reserveCapacity(rows)
     }
 }
 
@@ -99,8 +142,11 @@ public struct ResultPath: Sendable, Hashable {
     }
 }
 
-/// A value in a result row.
-public indirect enum ResultValue: Sendable, Hashable {
+/// A value in a result row. Only the entity cases are boxed (indirect): they are large, and
+/// boxing them keeps the enum at two words; a scalar, string or list is held inline, so a
+/// result of a million integers is not a million heap boxes (a whole-enum `indirect` made
+/// one allocation per value, the largest per-row cost of a plain result).
+public enum ResultValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -109,9 +155,9 @@ public indirect enum ResultValue: Sendable, Hashable {
     case list([ResultValue])
     /// Keys in the order the query wrote them.
     case map([ResultMapEntry])
-    case node(ResultNode)
-    case relationship(ResultRelationship)
-    case path(ResultPath)
+    indirect case node(ResultNode)
+    indirect case relationship(ResultRelationship)
+    indirect case path(ResultPath)
 }
 
 /// One entry of a returned map.

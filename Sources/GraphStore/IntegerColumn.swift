@@ -41,14 +41,24 @@ struct IntegerColumn: Sendable, Equatable {
     /// The table's size in slots (for tests: churn must not grow it).
     var slotCount: Int { slots.count }
 
+    /// Whether slot `i` is in the run. One unsigned compare covers both ends.
+    @inline(__always) private func inRun(_ i: Int) -> Bool {
+        UInt(bitPattern: i &- runStart) < UInt(bitPattern: runCount)
+    }
+
     /// The integer `node` holds, or nil (none, not an integer, or Int64.min).
     @inline(__always) func value(of node: NodeID) -> Int64? {
         let i = node.index
-        // One unsigned compare covers both ends of the run.
-        if UInt(bitPattern: i &- runStart) < UInt(bitPattern: runCount) { return Int64(i) &+ runOffset }
+        if inRun(i) { return Int64(i) &+ runOffset }
         guard i < values.count else { return nil }
         let v = values[i]
         return v == Self.absent ? nil : v
+    }
+
+    /// Table slot `s`'s node's stored value (`absent` included), by arithmetic inside the run:
+    /// a lookup by value then costs the table's cache miss alone, not a second one in `values`.
+    @inline(__always) private func storedValue(_ i: Int) -> Int64 {
+        inRun(i) ? Int64(i) &+ runOffset : values[i]
     }
 
     /// Calls `body` with each node holding `key`, in table order (one, for a unique index).
@@ -60,7 +70,7 @@ struct IntegerColumn: Sendable, Equatable {
         while true {
             let s = slots[i]
             if s == Self.empty { return }
-            if s != Self.deleted, values[Int(s)] == key { body(NodeID(rawValue: s)) }
+            if s != Self.deleted, storedValue(Int(s)) == key { body(NodeID(rawValue: s)) }
             i = (i + 1) & mask
         }
     }

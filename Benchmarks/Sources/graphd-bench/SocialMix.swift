@@ -242,8 +242,8 @@ struct EmbeddedMix: Sendable {
             return { "\(text0(name))|\(text0(username))" }
         case .friends:
             guard let u = node(userLabel, s.users[i]) else { return { "" } }
-            let ids = g.integerValues(idKey, of: g.friendIDs(of: u, schema: schema)).map { Int($0 ?? -1) }
-            return { Canonical.ids(ids) }
+            let ids = g.integerValues(idKey, of: g.friendIDs(of: u, schema: schema))
+            return { Canonical.ids(ids.map { Int($0 ?? -1) }) }
         case .connections:
             guard let u = node(userLabel, s.users[i]) else { return { "" } }
             let rows = g.connections(of: u, schema: schema, options: ConnectionOptions(limit: 50), scratch: &scratch)

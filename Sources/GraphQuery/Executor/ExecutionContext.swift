@@ -47,6 +47,9 @@ final class ExecutionContext {
     /// The last relationship types of one name resolved (`[:FRIEND]`), as the one-element
     /// array an expansion iterates: no hashing and no allocation per expansion.
     var recentTypes = RecentNames<[RelationshipTypeID]>()
+    /// Where the plan's returned rows go (Executor.run); nil for a plan that returns nothing.
+    /// The last stretch's stream holds it (StreamState) while it runs.
+    var collector: ResultCollector?
 
     /// `graph` must stay valid, and be changed by nobody else, for the life of the context.
     init(graph: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue], registry: ProcedureRegistry = .standard,
@@ -93,7 +96,11 @@ struct RecentNames<ID> {
     private var names: (String?, String?, String?, String?) = (nil, nil, nil, nil)
     private var ids: (ID?, ID?, ID?, ID?) = (nil, nil, nil, nil)
 
-    @inline(__always) func id(of name: String) -> ID? {
+    /// The id `name` was remembered with, if it is one of the four. `mutating` although it
+    /// changes nothing: called on the context's stored property (a class's), a non-mutating
+    /// call copied the whole struct out first, four strings retained and released, on every
+    /// property read of every row; a mutating one works on the slots in place.
+    @inline(__always) mutating func id(of name: String) -> ID? {
         if names.0 == name { return ids.0 }
         if names.1 == name { return ids.1 }
         if names.2 == name { return ids.2 }

@@ -26,6 +26,11 @@ enum Executor {
                                        profiler: profiler, resultRowLimit: resultRowLimit)
         context.importDirectory = importDirectory
         context.socialRun.mayKeepFriendLists = !plan.isUpdating
+        // Without UNION, the rows the plan returns go straight into the result as they come
+        // (ResultCollector): no array per row, and a result-row limit stops the run early.
+        if plan.unions.isEmpty, let columns = plan.columns {
+            context.collector = ResultCollector(width: columns.count, limit: resultRowLimit)
+        }
 
         var rows = try context.rows(of: plan)
         if !plan.unions.isEmpty {
@@ -38,28 +43,23 @@ enum Executor {
                 var seen: Set<Row> = []
                 rows = rows.filter { seen.insert($0).inserted }
             }
+            if let columns = plan.columns { context.collector = ResultCollector(width: columns.count, limit: resultRowLimit) }
         }
-        var result = QueryResult(statistics: context.statistics)
-        if let columns = plan.columns {
-            // Refused rather than cut, so a write whose result is too big is rolled back too
-            // (the server's RESULTSET_SIZE relies on this).
-            if let limit = resultRowLimit, rows.count > limit {
-                throw QueryError(.runtime, "Query result has \(rows.count) rows, more than the result-row limit of \(limit)")
-            }
-            result.columns = columns
-            result.hasResultSet = true
-            result.rows.reserveCapacity(rows.count)
-            try context.withGraph { (graph) throws(QueryError) in
-                for row in rows {
-                    try watchdog.tick()
-                    // A loop, not `map`: a closure capturing `graph` would copy it.
-                    var values: [ResultValue] = []
-                    values.reserveCapacity(columns.count)
-                    for value in row.prefix(columns.count) { values.append(ResultValue(value, in: graph)) }
-                    result.rows.append(values)
-                }
+        guard let columns = plan.columns, var collector = context.collector else {
+            return QueryResult(statistics: context.statistics)
+        }
+        context.collector = nil
+        // Rows a breaker returned last (ORDER BY, aggregation, UNION) were not streamed.
+        try context.withGraph { (graph) throws(QueryError) in
+            for row in rows {
+                try watchdog.tick()
+                try collector.append(row, in: graph)
             }
         }
+        var result = collector.result
+        result.columns = columns
+        result.hasResultSet = true
+        result.statistics = context.statistics
         return result
     }
 }
@@ -155,6 +155,29 @@ extension ExecutionContext {
     }
 }
 
+/// The query's result as its last rows arrive: each row's first `width` values are
+/// materialised into one flat buffer (QueryResult.cells) while the graph is at hand.
+struct ResultCollector {
+    private(set) var result = QueryResult()
+    let width: Int
+    /// Rows allowed (nil: no limit); one more is an error, so a write returning too much is
+    /// rolled back (the server's RESULTSET_SIZE relies on this), and nobody waits for the rest.
+    let limit: Int?
+
+    init(width: Int, limit: Int?) {
+        self.width = width
+        self.limit = limit
+    }
+
+    mutating func append(_ row: Row, in graph: borrowing Graph) throws(QueryError) {
+        if let limit, result.rowCount >= limit {
+            throw QueryError(.runtime, "Query result has more than \(limit) rows, the result-row limit")
+        }
+        for value in row.prefix(width) { result.appendCell(ResultValue(value, in: graph)) }
+        result.endRow()
+    }
+}
+
 /// Per-stretch counters of the streaming projections' SKIP and LIMIT.
 struct StreamState {
     /// By step index: rows still to skip and to pass (arrays: looked up on every row).
@@ -167,11 +190,18 @@ struct StreamState {
     /// By step index, the rows a streamed DISTINCT projection has passed (empty when the
     /// stretch has none: no allocation for the common plan).
     var seen: [DistinctRows] = []
+    /// By step index, a streamed projection's row buffer, reused from row to row while
+    /// nothing downstream keeps the row (the result collector copies it out).
+    var projected: [Row]
+    /// The context's result collector, while this stretch is the plan's last: rows leaving
+    /// the stretch go there instead of into its output.
+    var collector: ResultCollector?
     init(_ plan: LogicalPlan) {
         skip = Array(repeating: nil, count: plan.steps.count)
         limit = Array(repeating: nil, count: plan.steps.count)
         steps = plan.stepBoxes.count == plan.steps.count ? plan.stepBoxes : plan.steps.map { StepBox(step: $0.step, width: $0.width) }
         if steps.contains(where: \.projectionIsDistinct) { seen = Array(repeating: DistinctRows(), count: steps.count) }
+        projected = Array(repeating: [], count: steps.count)
     }
 }
 
@@ -235,6 +265,10 @@ extension ExecutionContext {
                 state.limit[i] = n
             }
         }
+        // The plan's last stretch hands its rows to the result collector, if there is one,
+        // held in the state (passed inout, so appending works on it in place).
+        if steps.upperBound == plan.steps.count { swap(&state.collector, &collector) }
+        defer { if state.collector != nil { swap(&state.collector, &collector) } }
         var output: [Row] = []
         do {
             for row in input {
@@ -254,7 +288,11 @@ extension ExecutionContext {
               _ output: inout [Row]) throws(QueryError) -> Bool {
         guard index < end else {
             try watchdog.charge(Watchdog.size(of: row))
-            output.append(row)
+            if state.collector != nil {
+                try withGraph { (graph) throws(QueryError) in try state.collector!.append(row, in: graph) }
+            } else {
+                output.append(row)
+            }
             return true
         }
         try watchdog.tick()
@@ -363,9 +401,13 @@ extension ExecutionContext {
                 return true
             }
             let items = box.projectionItems
+            // The step's buffer, taken out of the state so that it stays uniquely referenced
+            // (its values are then replaced in place) and put back after the row has gone on.
             var projected: Row = []
-            projected.reserveCapacity(items.count)
-            for i in items.indices { projected.append(try evaluate(items[i], row)) }
+            swap(&projected, &state.projected[index])
+            defer { swap(&projected, &state.projected[index]) }
+            if projected.count != items.count { projected = Row(repeating: .null, count: items.count) }
+            for i in items.indices { projected[i] = try evaluate(items[i], row) }
             if distinct {
                 guard state.seen[index].insert(projected) else { return true }
                 try watchdog.charge(Watchdog.size(of: projected))

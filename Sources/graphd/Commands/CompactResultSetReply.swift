@@ -31,8 +31,9 @@ enum CompactResultSetReply {
             reply.integer(scalarColumn)
             reply.bulkString(column)
         }
-        reply.arrayHeader(result.rows.count)
-        for row in result.rows {
+        reply.arrayHeader(result.rowCount)
+        for i in 0..<result.rowCount {
+            let row = result.row(i)
             reply.arrayHeader(row.count)
             for cell in row { writeValue(cell, into: &reply) }
         }

@@ -17,8 +17,9 @@ enum ResultSetReply {
         reply.arrayHeader(3)
         reply.arrayHeader(result.columns.count)
         for column in result.columns { reply.bulkString(column) }
-        reply.arrayHeader(result.rows.count)
-        for row in result.rows {
+        reply.arrayHeader(result.rowCount)
+        for i in 0..<result.rowCount {
+            let row = result.row(i)
             reply.arrayHeader(row.count)
             for cell in row { writeCell(cell, into: &reply) }
         }

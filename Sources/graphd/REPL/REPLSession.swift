@@ -275,7 +275,7 @@ final class REPLSession {
         do throws(QueryError) {
             let result = try QueryEngine(cacheCapacity: 1).execute("RETURN " + expression + " AS value",
                                                                    on: GraphStore.inMemory(), parameters: parameters)
-            guard let cell = result.rows.first?.first, let value = Self.parameterValue(cell) else {
+            guard let cell = (result.rowCount > 0 ? result.row(0).first : nil), let value = Self.parameterValue(cell) else {
                 out.diagnostics("Error: a parameter cannot hold a node, relationship or path\n")
                 return .failed
             }

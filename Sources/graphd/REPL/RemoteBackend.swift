@@ -261,7 +261,7 @@ struct CompactReplyDecoder {
                     guard case .array(let cells) = row else { continue }
                     var values: [ResultValue] = []
                     for cell in cells { values.append(try value(cell)) }
-                    result.rows.append(values)
+                    result.appendRow(values)
                 }
             }
         }

@@ -10,9 +10,10 @@ enum ResultFormatter {
     static func table(_ result: QueryResult, width: Int) -> String {
         let columns = result.columns
         guard !columns.isEmpty else { return "" }
-        var cells = result.rows.map { row in row.map { ValueText.readable($0).replacingAll("\n", with: "\\n") } }
+        let rows = result.rows  // a copy as arrays: read once
+        var cells = rows.map { row in row.map { ValueText.readable($0).replacingAll("\n", with: "\\n") } }
         let numeric = columns.indices.map { c in
-            !result.rows.isEmpty && result.rows.allSatisfy { row in
+            !rows.isEmpty && rows.allSatisfy { row in
                 switch row[c] { case .integer, .double, .null: return true; default: return false }
             }
         }
@@ -63,7 +64,7 @@ enum ResultFormatter {
     /// "3 rows, 1.2 ms" or "Nodes created: 2, Relationships created: 1, 0.8 ms".
     static func summary(_ result: QueryResult, milliseconds: Double?) -> String {
         var parts: [String] = []
-        if result.hasResultSet { parts.append(result.rows.count == 1 ? "1 row" : "\(result.rows.count) rows") }
+        if result.hasResultSet { parts.append(result.rowCount == 1 ? "1 row" : "\(result.rowCount) rows") }
         let s = result.statistics
         let counters: [(String, Int)] = [
             ("Nodes created", s.nodesCreated), ("Nodes deleted", s.nodesDeleted),
