@@ -11,6 +11,8 @@ struct RESPEncoderTests {
         (.error("line\r\nbreak"), "-line  break\r\n"),
         (.integer(0), ":0\r\n"),
         (.integer(-42), ":-42\r\n"),
+        (.integer(10), ":10\r\n"),
+        (.integer(4_202_000_009), ":4202000009\r\n"),
         (.integer(Int64.min), ":-9223372036854775808\r\n"),
         (.integer(Int64.max), ":9223372036854775807\r\n"),
         (.bulk("hello"), "$5\r\nhello\r\n"),

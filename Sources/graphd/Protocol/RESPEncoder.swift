@@ -35,16 +35,12 @@ struct RESPEncoder: Sendable {
 
     /// `:n\r\n`.
     mutating func integer(_ value: Int64) {
-        bytes.append(UInt8(ascii: ":"))
-        appendDecimal(value)
-        appendCRLF()
+        appendHeader(UInt8(ascii: ":"), value)
     }
 
     /// `$len\r\nbytes\r\n`.
     mutating func bulkString<C: Collection>(_ payload: C) where C.Element == UInt8 {
-        bytes.append(UInt8(ascii: "$"))
-        appendDecimal(Int64(payload.count))
-        appendCRLF()
+        appendHeader(UInt8(ascii: "$"), Int64(payload.count))
         bytes.append(contentsOf: payload)
         appendCRLF()
     }
@@ -72,9 +68,7 @@ struct RESPEncoder: Sendable {
     /// sends maps to RESP2 clients. The caller then writes `count` key/value pairs.
     mutating func mapHeader(_ count: Int) {
         if protocolVersion == .resp3 {
-            bytes.append(UInt8(ascii: "%"))
-            appendDecimal(Int64(count))
-            appendCRLF()
+            appendHeader(UInt8(ascii: "%"), Int64(count))
         } else {
             arrayHeader(count * 2)
         }
@@ -92,9 +86,7 @@ struct RESPEncoder: Sendable {
     /// Text for a person (INFO): RESP3 verbatim string `=len\r\ntxt:…`; RESP2 bulk string.
     mutating func verbatimText(_ text: String) {
         guard protocolVersion == .resp3 else { bulkString(text); return }
-        bytes.append(UInt8(ascii: "="))
-        appendDecimal(Int64(text.utf8.count + 4))
-        appendCRLF()
+        appendHeader(UInt8(ascii: "="), Int64(text.utf8.count + 4))
         bytes.append(contentsOf: "txt:".utf8)
         bytes.append(contentsOf: text.utf8)
         appendCRLF()
@@ -102,9 +94,7 @@ struct RESPEncoder: Sendable {
 
     /// `*count\r\n`; the caller then writes `count` values.
     mutating func arrayHeader(_ count: Int) {
-        bytes.append(UInt8(ascii: "*"))
-        appendDecimal(Int64(count))
-        appendCRLF()
+        appendHeader(UInt8(ascii: "*"), Int64(count))
     }
 
     /// Appends bytes already encoded in this encoder's dialect.
@@ -146,22 +136,31 @@ struct RESPEncoder: Sendable {
         bytes.append(0x0a)
     }
 
-    /// Decimal digits without going through `String`.
-    private mutating func appendDecimal(_ value: Int64) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
-        var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            while magnitude > 0 {
-                d[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+    /// `prefix`, `value` in decimal, CRLF (`:42\r\n`, `*3\r\n`): the digits are written back to
+    /// front into a stack buffer and the whole line appended at once. A result set is mostly
+    /// such lines (two or three a value), and a digit-by-digit append checked the array's
+    /// capacity and uniqueness for every byte.
+    @inline(__always)
+    private mutating func appendHeader(_ prefix: UInt8, _ value: Int64) {
+        // 1 prefix + 1 sign + 20 digits + CRLF.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { line in
+            var i = 24
+            line[i - 1] = 0x0a
+            line[i - 2] = 0x0d
+            i -= 2
+            var magnitude = value.magnitude
+            repeat {
+                i -= 1
+                line[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
-                count += 1
+            } while magnitude > 0
+            if value < 0 {
+                i -= 1
+                line[i] = UInt8(ascii: "-")
             }
-            for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[i]) }
+            i -= 1
+            line[i] = prefix
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[i...]))
         }
     }
 }
