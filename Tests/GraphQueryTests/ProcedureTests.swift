@@ -12,9 +12,11 @@ struct RepeatProcedure: Procedure {
         .init(name: "test.repeat", arguments: [.init("value", .any), .init("times", .integer)],
               outputs: [.init("item", .any), .init("index", .integer)])
     }
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         guard case .integer(let n) = arguments[1] else { return [] }
-        return (0..<max(0, n)).map { [arguments[0], .integer($0)] }
+        var rows = ProcedureRows(width: 2, capacity: Int(max(0, n)))
+        for i in 0..<max(0, n) { rows.append(arguments[0], .integer(i)) }
+        return rows
     }
 }
 
@@ -23,7 +25,7 @@ struct CreateUserProcedure: Procedure {
     var signature: ProcedureSignature {
         .init(name: "test.createUser", arguments: [.init("id", .integer)], outputs: [.init("node", .node)], isReadOnly: false)
     }
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         try context.checkDeadline()
         let label = graph.internLabel("User"), key = graph.internPropertyKey("id")
         guard let value = arguments[0].storable else { return [] }
@@ -95,5 +97,28 @@ struct ProcedureTests {
             #expect(error.message == "Received 2 arguments to function 'test.isEven', expected at most 1")
         }
         #expect(throws: QueryError.self) { try QueryEngine().execute("RETURN test.isEven(2)", on: store) }
+    }
+
+    @Test("procedure rows are stored flat; a literal's short rows read as null in their missing columns")
+    func procedureRows() {
+        let literal: ProcedureRows = [[.integer(1), .string("a")], [.integer(2)], []]
+        #expect(literal.width == 2 && literal.count == 3)
+        #expect(literal[0, 1] == .string("a") && literal[1, 1] == .null && literal[2, 0] == .null)
+        var built = ProcedureRows(width: 3)
+        built.append(.integer(7), .bool(true), .null)
+        built.append(row: [.integer(8)])
+        #expect(built.count == 2 && built.values == [.integer(7), .bool(true), .null, .integer(8), .null, .null])
+        var none = ProcedureRows(width: 0)
+        none.append(row: [])
+        #expect(none.count == 1 && none.values.isEmpty)
+        let empty: ProcedureRows = []
+        #expect(empty.count == 0 && empty.width == 0)
+    }
+
+    @Test("a procedure's rows reach YIELD, WHERE and RETURN in order, thousands of them")
+    func manyProcedureRows() throws {
+        let store = GraphStore.inMemory()
+        let result = try engine.execute("CALL test.repeat('x', 5000) YIELD item, index WHERE index % 1000 = 999 RETURN index, item", on: store)
+        #expect(result.rows == [999, 1999, 2999, 3999, 4999].map { [.integer($0), .string("x")] })
     }
 }

@@ -42,13 +42,14 @@ extension ExecutionContext {
     }
 
     /// Places a procedure's output rows into `row` and hands those passing the WHERE to `emit`.
-    func emitOutputs(_ call: BoundCall, _ outputs: [[RuntimeValue]], _ row: Row,
+    func emitOutputs(_ call: BoundCall, _ outputs: ProcedureRows, _ row: Row,
                      _ emit: (Row) throws(QueryError) -> Bool) throws(QueryError) {
         var current = row
         var emitted = false
-        for output in outputs {
+        let width = outputs.width
+        for r in 0..<outputs.count {
             try watchdog.tick()
-            for (column, slot) in call.outputs { current[slot] = column < output.count ? output[column] : .null }
+            for (column, slot) in call.outputs { current[slot] = column < width ? outputs[r, column] : .null }
             if let predicate = call.predicate, try evaluate(predicate, current) != .bool(true) { continue }
             emitted = true
             guard try emit(current) else { return }

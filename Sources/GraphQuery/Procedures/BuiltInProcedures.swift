@@ -22,8 +22,8 @@ extension ProcedureRegistry {
 /// `CALL db.labels() YIELD label`: every label the graph has interned, in id order.
 struct DatabaseLabels: Procedure {
     var signature: ProcedureSignature { .init(name: "db.labels", outputs: [.init("label", .string)], answersQuickly: true) }
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
-        graph.labelNames.map { [.string($0)] }
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
+        ProcedureRows(graph.labelNames.map { [.string($0)] })
     }
 }
 
@@ -32,16 +32,16 @@ struct DatabaseRelationshipTypes: Procedure {
     var signature: ProcedureSignature {
         .init(name: "db.relationshipTypes", outputs: [.init("relationshipType", .string)], answersQuickly: true)
     }
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
-        graph.relationshipTypeNames.map { [.string($0)] }
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
+        ProcedureRows(graph.relationshipTypeNames.map { [.string($0)] })
     }
 }
 
 /// `CALL db.propertyKeys() YIELD propertyKey`.
 struct DatabasePropertyKeys: Procedure {
     var signature: ProcedureSignature { .init(name: "db.propertyKeys", outputs: [.init("propertyKey", .string)], answersQuickly: true) }
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
-        graph.propertyKeyNames.map { [.string($0)] }
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
+        ProcedureRows(graph.propertyKeyNames.map { [.string($0)] })
     }
 }
 
@@ -52,10 +52,10 @@ struct DatabaseIndexes: Procedure {
         .init(name: "db.indexes", outputs: [.init("label", .string), .init("properties", .list),
                                            .init("type", .string), .init("entitytype", .string)], answersQuickly: true)
     }
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
-        graph.indexes.map { index in
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
+        ProcedureRows(graph.indexes.map { index in
             [.string(graph.name(of: index.label)), .list([.string(graph.name(of: index.key))]),
              .string(index.isUnique ? "UNIQUE" : "RANGE"), .string("NODE")]
-        }
+        })
     }
 }

@@ -96,9 +96,67 @@ public struct ProcedureContext {
 /// transaction, rolled back with the rest of the query if anything later fails.
 public protocol Procedure: Sendable {
     var signature: ProcedureSignature { get }
-    /// One array of `signature.outputs.count` values per output row. Arguments have been
-    /// count- and type-checked against the signature.
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]]
+    /// The output rows, `signature.outputs.count` values each. Arguments have been count- and
+    /// type-checked against the signature.
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows
+}
+
+/// A procedure's output: rows of `width` values, stored one after another in one buffer. A
+/// procedure answering thousands of rows (an audience, a hub's friends) built an array per
+/// row, allocated, filled, read once and freed; `append` writes the values in place.
+/// An array literal of rows still reads as one (`return [[.integer(0)]]`, `return []`).
+public struct ProcedureRows: Sendable, ExpressibleByArrayLiteral {
+    public private(set) var values: [RuntimeValue] = []
+    /// Values per row.
+    public let width: Int
+    /// The number of rows (counted apart from `values`: a row may have no values).
+    public private(set) var count = 0
+
+    /// No rows yet, room for `capacity` of them.
+    public init(width: Int, capacity: Int = 0) {
+        self.width = width
+        values.reserveCapacity(width * capacity)
+    }
+
+    /// `rows`, as wide as the widest; a shorter row reads as null in its missing columns.
+    public init(_ rows: [[RuntimeValue]]) {
+        self.init(width: rows.map(\.count).max() ?? 0, capacity: rows.count)
+        for row in rows { append(row: row) }
+    }
+
+    public init(arrayLiteral rows: [RuntimeValue]...) { self.init(rows) }
+
+    /// Value `column` of row `row`.
+    @inline(__always) public subscript(row: Int, column: Int) -> RuntimeValue { values[row * width + column] }
+
+    public mutating func append(_ a: RuntimeValue) {
+        precondition(width == 1, "ProcedureRows: a row of 1 value in rows of \(width)")
+        values.append(a)
+        count += 1
+    }
+
+    public mutating func append(_ a: RuntimeValue, _ b: RuntimeValue) {
+        precondition(width == 2, "ProcedureRows: a row of 2 values in rows of \(width)")
+        values.append(a)
+        values.append(b)
+        count += 1
+    }
+
+    public mutating func append(_ a: RuntimeValue, _ b: RuntimeValue, _ c: RuntimeValue) {
+        precondition(width == 3, "ProcedureRows: a row of 3 values in rows of \(width)")
+        values.append(a)
+        values.append(b)
+        values.append(c)
+        count += 1
+    }
+
+    /// A row of up to `width` values; missing ones are null.
+    public mutating func append(row: [RuntimeValue]) {
+        precondition(row.count <= width, "ProcedureRows: a row of \(row.count) values in rows of \(width)")
+        values.append(contentsOf: row)
+        if row.count < width { values.append(contentsOf: repeatElement(.null, count: width - row.count)) }
+        count += 1
+    }
 }
 
 /// A scalar function added from outside the built-in catalog (e.g. `social.canView(viewer, user)`),

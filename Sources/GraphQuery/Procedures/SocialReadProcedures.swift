@@ -13,7 +13,7 @@ struct SocialFriendsProcedure: Procedure {
               outputs: [.init("friend", .node), .init("since", .any)], answersQuickly: true)
     }
 
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         let name = signature.name
         let options = try shared.options(arguments[1], allowed: ["order", "limit"], procedure: name)
         let order: FriendOrder
@@ -26,18 +26,19 @@ struct SocialFriendsProcedure: Procedure {
         let schema = context.socialSchema(graph, names: shared.names)
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
         // A loop, not `map`: a closure reading `graph` would capture (copy) it.
-        var rows: [[RuntimeValue]] = []
         if order == .byID, schema.createdAt == nil {
             // No relationship has a `created_at`: every `since` is null, so the FRIEND
             // relationships themselves are not needed (an incoming one would be looked up).
-            for id in graph.friendIDs(of: user, schema: schema).prefix(max(0, limit ?? Int.max)) {
-                rows.append([.node(NodeID(rawValue: id)), .null])
-            }
+            let ids = graph.friendIDs(of: user, schema: schema).prefix(max(0, limit ?? Int.max))
+            var rows = ProcedureRows(width: 2, capacity: ids.count)
+            for id in ids { rows.append(.node(NodeID(rawValue: id)), .null) }
             return rows
         }
-        for friend in graph.friends(of: user, schema: schema, order: order, limit: limit) {
+        let friends = graph.friends(of: user, schema: schema, order: order, limit: limit)
+        var rows = ProcedureRows(width: 2, capacity: friends.count)
+        for friend in friends {
             let since: RuntimeValue = if let key = schema.createdAt { RuntimeValue(graph.property(key, of: friend.relationship)) } else { .null }
-            rows.append([.node(friend.node), since])
+            rows.append(.node(friend.node), since)
         }
         return rows
     }
@@ -51,7 +52,7 @@ struct SocialConnectionsProcedure: Procedure {
               outputs: [.init("user", .node), .init("mutual", .integer)])
     }
 
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         let name = signature.name
         let options = try shared.options(arguments[1], allowed: ["limit", "minMutual", "friendType"], procedure: name)
         let connectionOptions = ConnectionOptions(limit: try shared.integer(options, "limit", procedure: name),
@@ -68,7 +69,9 @@ struct SocialConnectionsProcedure: Procedure {
         let rows = shared.pool.withScratch { scratch in
             g.connections(of: user, schema: schema, options: connectionOptions, scratch: &scratch)
         }
-        return rows.map { [.node($0.node), .integer(Int64($0.mutualFriends))] }
+        var output = ProcedureRows(width: 2, capacity: rows.count)
+        for row in rows { output.append(.node(row.node), .integer(Int64(row.mutualFriends))) }
+        return output
     }
 }
 
@@ -80,7 +83,7 @@ struct SocialMutualFriendsProcedure: Procedure {
               answersQuickly: true)
     }
 
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         let schema = context.socialSchema(graph, names: shared.names)
         // Arguments four and five, `'count'` and the pattern's WHERE, come only from the
         // planner's counting rewrite of the OPTIONAL pattern (SocialPlanner.optionalMutualFriends):
@@ -107,7 +110,9 @@ struct SocialMutualFriendsProcedure: Procedure {
         }
         var friends = context.mutualFriends(a, b, graph: graph, schema: schema, pool: shared.pool)
         for x in selfLoops { friends.insert(x, at: friends.firstIndex { $0 > x } ?? friends.count) }
-        return friends.map { [.node($0)] }
+        var rows = ProcedureRows(width: 1, capacity: friends.count)
+        for friend in friends { rows.append(.node(friend)) }
+        return rows
     }
 
     /// Of two friends `a` and `b`, those with a FRIEND self-loop, ascending: in the pattern
@@ -138,7 +143,7 @@ struct SocialRelationshipsProcedure: Procedure {
                         .init("blockedByViewer", .boolean), .init("blocksViewer", .boolean)])
     }
 
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         if arguments.count > 2, case .bool(true) = arguments[2] {
             return patternRows(viewer: arguments[0], elements: arguments[1], graph: graph, context: &context)
         }
@@ -156,10 +161,12 @@ struct SocialRelationshipsProcedure: Procedure {
         guard let viewer else { return [] }
         let g = graph
         let relations = shared.pool.withScratch { scratch in g.relations(of: viewer, to: users, schema: schema, scratch: &scratch) }
-        return relations.map { r in
-            [.node(r.user), r.kind.runtimeValue, .integer(Int64(r.mutualFriends)), .bool(r.requestSent),
-             .bool(r.requestReceived), .bool(r.blockedByViewer), .bool(r.blocksViewer)]
+        var rows = ProcedureRows(width: 7, capacity: relations.count)
+        for r in relations {
+            rows.append(row: [.node(r.user), r.kind.runtimeValue, .integer(Int64(r.mutualFriends)), .bool(r.requestSent),
+                              .bool(r.requestReceived), .bool(r.blockedByViewer), .bool(r.blocksViewer)])
         }
+        return rows
     }
 
     /// The rows of docs/social.md's plain relationship-label query up to its grouping WITH, for
@@ -171,21 +178,20 @@ struct SocialRelationshipsProcedure: Procedure {
     /// distinct `m` of `OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x`: 0 for the
     /// viewer itself, a FRIEND self-loop of either end counted as the pattern counts it. The
     /// names are the template's (graphd's standard ones), whatever the registry was given.
-    func patternRows(viewer: RuntimeValue, elements: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> [[RuntimeValue]] {
+    func patternRows(viewer: RuntimeValue, elements: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
         guard case .node(let v) = viewer, case .list(let elements) = elements else { return [] }
         let schema = context.socialSchema(graph, names: .standard)
         guard let user = schema.user, let id = schema.id else { return [] }
         let unique = graph.isUniquelyIndexed(label: user, key: id)
         let kept = KeptFriends(v, of: graph, schema: schema, scratch: shared.pool.checkOut())
-        var rows: [[RuntimeValue]] = []
-        rows.reserveCapacity(elements.count)
+        var rows = ProcedureRows(width: 7, capacity: elements.count)
         for (i, element) in elements.enumerated() {
             // The seek's rules (PatternMatcher's propertySeek): null equals nothing, and an
             // element that cannot be stored (a node, a map) is no property's value.
             guard !element.isNull, let stored = element.storable else { continue }
             func row(_ x: NodeID) {
                 let mutual = SocialMutualFriendsProcedure.patternCount(v, x, kept: kept, graph: graph, schema: schema)
-                rows.append([.node(x), .integer(Int64(i)), .integer(Int64(mutual)), .null, .null, .null, .null])
+                rows.append(row: [.node(x), .integer(Int64(i)), .integer(Int64(mutual)), .null, .null, .null, .null])
             }
             if unique {
                 if let x = graph.firstNodeID(withLabel: user, key: id, equalTo: stored) { row(x) }
@@ -206,7 +212,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
               outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer)])
     }
 
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         let name = signature.name
         let options = try shared.options(arguments[1], allowed: ["hops", "limit"], procedure: name)
         let hops = try shared.integer(options, "hops", procedure: name) ?? 2
@@ -221,7 +227,9 @@ struct SocialInvitableAudienceProcedure: Procedure {
         let members = shared.pool.withScratch { scratch in
             g.invitableAudience(of: event, schema: schema, options: audienceOptions, scratch: &scratch)
         }
-        return members.map { [.node($0.node), $0.kind.runtimeValue, .integer(Int64($0.mutualFriends))] }
+        var rows = ProcedureRows(width: 3, capacity: members.count)
+        for member in members { rows.append(.node(member.node), member.kind.runtimeValue, .integer(Int64(member.mutualFriends))) }
+        return rows
     }
 
     /// The rows of docs/social.md's plain audience query, for the planner's rewrite of it
@@ -231,7 +239,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
     /// self-loop makes the host (or a friend) one of the host's own friends, so it counts as a
     /// mutual friend of every friend (of itself); and with several pairs the rows of all of
     /// them are merged in the query's order.
-    func patternRows(_ pairs: RuntimeValue, schema: SocialSchema, options: AudienceOptions, graph: Graph) -> [[RuntimeValue]] {
+    func patternRows(_ pairs: RuntimeValue, schema: SocialSchema, options: AudienceOptions, graph: Graph) -> ProcedureRows {
         guard case .list(let pairs) = pairs else { return [] }
         var members: [AudienceMember] = []
         var resort = pairs.count > 1
@@ -255,7 +263,9 @@ struct SocialInvitableAudienceProcedure: Procedure {
                 return a.mutualFriends != b.mutualFriends ? a.mutualFriends > b.mutualFriends : a.node < b.node
             }
         }
-        return members.map { [.node($0.node), .bool($0.kind == .friend), .integer(Int64($0.mutualFriends))] }
+        var rows = ProcedureRows(width: 3, capacity: members.count)
+        for member in members { rows.append(.node(member.node), .bool(member.kind == .friend), .integer(Int64(member.mutualFriends))) }
+        return rows
     }
 }
 
@@ -268,7 +278,7 @@ struct SocialInvitationsProcedure: Procedure {
                         .init("hostRelation", .string), .init("hostMutual", .integer)])
     }
 
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         if arguments.count > 2, case .bool(true) = arguments[2] {
             return patternRows(user: arguments[0], graph: graph, context: &context)
         }
@@ -279,10 +289,13 @@ struct SocialInvitationsProcedure: Procedure {
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
         let g = graph
         let feed = shared.pool.withScratch { scratch in g.invitations(of: user, schema: schema, limit: limit, scratch: &scratch) }
-        return feed.map { i in
-            [.node(i.event), RuntimeValue(i.startsAt), .bool(i.attending), i.host.map { .node($0) } ?? .null,
-             i.hostRelation.map { $0.kind.runtimeValue } ?? .null, i.hostRelation.map { .integer(Int64($0.mutualFriends)) } ?? .null]
+        var rows = ProcedureRows(width: 6, capacity: feed.count)
+        for i in feed {
+            rows.append(row: [.node(i.event), RuntimeValue(i.startsAt), .bool(i.attending), i.host.map { .node($0) } ?? .null,
+                              i.hostRelation.map { $0.kind.runtimeValue } ?? .null,
+                              i.hostRelation.map { .integer(Int64($0.mutualFriends)) } ?? .null])
         }
+        return rows
     }
 
     /// The rows of docs/social.md's plain invitation feed up to its second grouping WITH, for
@@ -295,7 +308,7 @@ struct SocialInvitationsProcedure: Procedure {
     /// number of distinct `m` of `OPTIONAL MATCH (u)-[:FRIEND]-(m)-[:FRIEND]-(h) WHERE u <> h`
     /// (0 without a host or for the user itself; a FRIEND self-loop of either end counted as
     /// the pattern counts it). The names are the template's (graphd's standard ones).
-    func patternRows(user: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> [[RuntimeValue]] {
+    func patternRows(user: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
         guard case .node(let u) = user else { return [] }
         let schema = context.socialSchema(graph, names: .standard)
         guard let eventLabel = schema.event else { return [] }
@@ -328,13 +341,12 @@ struct SocialInvitationsProcedure: Procedure {
         // Marking the user's friends pays off from the second host on.
         var kept = hostCount > 1 ? KeptFriends(u, of: graph, schema: schema, scratch: shared.pool.checkOut()) : nil
         defer { if let scratch = kept.take()?.releaseScratch() { shared.pool.checkIn(scratch) } }
-        var rows: [[RuntimeValue]] = []
-        rows.reserveCapacity(max(events.count, hostCount))
+        var rows = ProcedureRows(width: 6, capacity: max(events.count, hostCount))
         for (k, (event, attending)) in events.enumerated() {
-            if hosts[k].isEmpty { rows.append([.node(event), .null, .bool(attending), .null, .null, .integer(0)]) }
+            if hosts[k].isEmpty { rows.append(row: [.node(event), .null, .bool(attending), .null, .null, .integer(0)]) }
             for h in hosts[k] {
                 let mutual = SocialMutualFriendsProcedure.patternCount(u, h, kept: kept, graph: graph, schema: schema)
-                rows.append([.node(event), .null, .bool(attending), .node(h), .null, .integer(Int64(mutual))])
+                rows.append(row: [.node(event), .null, .bool(attending), .node(h), .null, .integer(Int64(mutual))])
             }
         }
         return rows

@@ -33,7 +33,7 @@ struct SocialRequestProcedure: Procedure {
                      outputs: [.init("outcome", .string)], isReadOnly: false)
     }
 
-    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> [[RuntimeValue]] {
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         let name = signature.name
         let (argA, argB) = operation.argumentNames
         let schema = context.socialSchema(graph, names: shared.names)
