@@ -96,7 +96,7 @@ else:
         g.query("UNWIND [1, 2, 3] AS x RETURN x")
         check(False, "RESULTSET_SIZE 1 allowed 3 rows")
     except redis.exceptions.ResponseError as error:
-        check("Query result has 3 rows" in str(error), "row cap error: %s" % error)
+        check("Query result has more than 1 row, the result-row limit" in str(error), "row cap error: %s" % error)
     db.config_set("RESULTSET_SIZE", -1)
     check(len(g.query("UNWIND [1, 2, 3] AS x RETURN x").result_set) == 3, "RESULTSET_SIZE -1")
     try:

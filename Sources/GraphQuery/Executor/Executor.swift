@@ -171,7 +171,7 @@ struct ResultCollector {
 
     mutating func append(_ row: Row, in graph: borrowing Graph) throws(QueryError) {
         if let limit, result.rowCount >= limit {
-            throw QueryError(.runtime, "Query result has more than \(limit) rows, the result-row limit")
+            throw QueryError(.runtime, "Query result has more than \(limit) row\(limit == 1 ? "" : "s"), the result-row limit")
         }
         for value in row.prefix(width) { result.appendCell(ResultValue(value, in: graph)) }
         result.endRow()
