@@ -55,7 +55,7 @@ struct IntegerColumn: Sendable, Equatable {
         return v == Self.absent ? nil : v
     }
 
-    /// Table slot `s`'s node's stored value (`absent` included), by arithmetic inside the run:
+    /// Node slot `i`'s stored value (`absent` included), by arithmetic inside the run:
     /// a lookup by value then costs the table's cache miss alone, not a second one in `values`.
     @inline(__always) private func storedValue(_ i: Int) -> Int64 {
         inRun(i) ? Int64(i) &+ runOffset : values[i]

@@ -26,11 +26,11 @@ enum Executor {
                                        profiler: profiler, resultRowLimit: resultRowLimit)
         context.importDirectory = importDirectory
         context.socialRun.mayKeepFriendLists = !plan.isUpdating
-        // Without UNION, the rows the plan returns go straight into the result as they come
-        // (ResultCollector): no array per row, and a result-row limit stops the run early.
-        if plan.unions.isEmpty, let columns = plan.columns {
-            context.collector = ResultCollector(width: columns.count, limit: resultRowLimit)
-        }
+        // The rows the plan returns go straight into the result as they come (ResultCollector):
+        // no array per row, and a result-row limit stops the run early. Under UNION the parts'
+        // rows are merged (and deduplicated) first, so the collector takes them afterwards.
+        let collector = plan.columns.map { ResultCollector(width: $0.count, limit: resultRowLimit) }
+        if plan.unions.isEmpty { context.collector = collector }
 
         var rows = try context.rows(of: plan)
         if !plan.unions.isEmpty {
@@ -43,9 +43,9 @@ enum Executor {
                 var seen: Set<Row> = []
                 rows = rows.filter { seen.insert($0).inserted }
             }
-            if let columns = plan.columns { context.collector = ResultCollector(width: columns.count, limit: resultRowLimit) }
+            context.collector = collector
         }
-        guard let columns = plan.columns, var collector = context.collector else {
+        guard let columns = plan.columns, var filled = context.collector else {
             return QueryResult(statistics: context.statistics)
         }
         context.collector = nil
@@ -53,10 +53,10 @@ enum Executor {
         try context.withGraph { (graph) throws(QueryError) in
             for row in rows {
                 try watchdog.tick()
-                try collector.append(row, in: graph)
+                try filled.append(row, in: graph)
             }
         }
-        var result = collector.result
+        var result = filled.result
         result.columns = columns
         result.hasResultSet = true
         result.statistics = context.statistics
