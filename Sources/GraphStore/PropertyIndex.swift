@@ -156,7 +156,7 @@ struct PropertyIndex: Sendable, Equatable {
         guard let key = IndexKey(value) else { return nil }
         var first: NodeID?
         if case .integer(let i) = key, let integers {
-            integers.forEachNode(holding: i) { n in if first == nil || n < first! { first = n } }
+            first = integers.uniqueNode(holding: i)  // the index is unique: one holder at most
         }
         if !entries.isEmpty, let postings = entries[key], let n = postings.nodes.first, first == nil || n < first! { first = n }
         return first

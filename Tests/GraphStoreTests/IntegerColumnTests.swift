@@ -14,7 +14,11 @@ import Testing
         for key in keys {
             var found: [UInt32] = []
             column.forEachNode(holding: key) { found.append($0.rawValue) }
-            #expect(found.sorted() == model.filter { $0.value == key }.keys.sorted())
+            let holders = model.filter { $0.value == key }.keys.sorted()
+            #expect(found.sorted() == holders)
+            // A unique index never has two holders; with one or none, the run's arithmetic
+            // and the table must agree.
+            if holders.count <= 1 { #expect(column.uniqueNode(holding: key)?.rawValue == holders.first) }
         }
     }
 
@@ -89,6 +93,15 @@ import Testing
         #expect(found.isEmpty)
         column.forEachNode(holding: -3) { found.append($0) }
         #expect(found == [NodeID(rawValue: 500)])
+        // By arithmetic inside the run, through the table outside it, nothing where a cut was.
+        #expect(column.uniqueNode(holding: 12) == NodeID(rawValue: 5))     // slots 0..<10 are the run now
+        #expect(column.uniqueNode(holding: 506) == NodeID(rawValue: 499))
+        #expect(column.uniqueNode(holding: 508) == NodeID(rawValue: 501))
+        #expect(column.uniqueNode(holding: -3) == NodeID(rawValue: 500))
+        #expect(column.uniqueNode(holding: 507) == nil)
+        #expect(column.uniqueNode(holding: 17) == nil)
+        #expect(column.uniqueNode(holding: .max) == nil)
+        #expect(column.uniqueNode(holding: .min) == nil)
     }
 
     @Test func int64MinIsLeftToThePropertyRead() {
