@@ -10,6 +10,13 @@ import Synchronization
 
 @Suite("QueryEngine")
 struct QueryEngineTests {
+    @Test("every built-in scalar function in the catalog has a body, and every body is in the catalog")
+    func scalarFunctionsMatchTheCatalog() {
+        let scalars = FunctionCatalog.signatures.values.filter { $0.kind == .scalar }.map(\.name)
+        #expect(Set(scalars) == Set(ScalarFunction.allCases.map(\.rawValue)))
+        #expect(scalars.count == ScalarFunction.allCases.count)
+    }
+
     @Test("a plan is cached by body text, whatever the CYPHER header's values")
     func planCache() throws {
         let store = GraphStore.inMemory()

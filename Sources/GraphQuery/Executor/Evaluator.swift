@@ -95,8 +95,10 @@ extension ExecutionContext {
             }
         case .function(let call):
             var arguments: [RuntimeValue] = []
+            arguments.reserveCapacity(call.arguments.count)
             for a in call.arguments { arguments.append(try evaluate(a, row, aggregates: aggregates)) }
-            return try callScalar(call.name, arguments)
+            if let function = call.scalar { return try callScalar(function, arguments) }
+            return try callRegistered(call.name, arguments)
         case .slice(let base, let from, let to):
             let container = try evaluate(base, row, aggregates: aggregates)
             let lower = try from.map { e throws(QueryError) in try evaluate(e, row, aggregates: aggregates) }

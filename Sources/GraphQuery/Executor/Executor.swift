@@ -347,7 +347,7 @@ extension ExecutionContext {
             return going
         case .unwind(let list, let slot):
             var current = Executor.padded(row, to: width)
-            if case .function(let call) = list, call.name == "range", FunctionCatalog.lookup("range") != nil {
+            if case .function(let call) = list, call.scalar == .range {
                 // UNWIND range(…) counts through the range instead of building it first: no
                 // memory for a billion-element list, and a deadline is met within a few rows.
                 var arguments: [RuntimeValue] = []

@@ -25,33 +25,38 @@ extension ExecutionContext {
         return (bounds[0], step, span < 0 ? 0 : span / (step > 0 ? step : -step) + 1)
     }
 
-    func callScalar(_ name: String, _ arguments: [RuntimeValue]) throws(QueryError) -> RuntimeValue {
-        switch name {
-        case "coalesce": return arguments.first { !$0.isNull } ?? .null
-        case "exists": return .bool(!(arguments.first ?? .null).isNull)
-        case "rand": return .double(Double.random(in: 0..<1))
-        case "pi": return .double(Double.pi)
-        case "e": return .double(M_E)
-        case "timestamp":
+    /// Calls a function registered from outside the engine (ProcedureRegistry), by name.
+    func callRegistered(_ name: String, _ arguments: [RuntimeValue]) throws(QueryError) -> RuntimeValue {
+        guard let function = registry.function(named: name) else { throw QueryError(.semantic, "Unknown function '\(name)'") }
+        return try withGraph { (graph) throws(QueryError) in try function.call(arguments, graph: graph) }
+    }
+
+    /// Runs built-in `function` on its evaluated arguments.
+    func callScalar(_ function: ScalarFunction, _ arguments: [RuntimeValue]) throws(QueryError) -> RuntimeValue {
+        switch function {
+        case .coalesce: return arguments.first { !$0.isNull } ?? .null
+        case .exists: return .bool(!(arguments.first ?? .null).isNull)
+        case .rand: return .double(Double.random(in: 0..<1))
+        case .pi: return .double(Double.pi)
+        case .e: return .double(M_E)
+        case .timestamp:
             return .integer(Int64(Date().timeIntervalSince1970 * 1000))
         default: break
-        }
-        if FunctionCatalog.lookup(name) == nil, let function = registry.function(named: name) {
-            return try withGraph { (graph) throws(QueryError) in try function.call(arguments, graph: graph) }
         }
         if arguments.contains(where: \.isNull) {
             // Null in, null out — for every argument of the string and list functions.
             return .null
         }
         let argument = arguments.first ?? .null
-        switch name {
-        case "id":
+        let name = function.rawValue  // for messages
+        switch function {
+        case .id:
             switch argument {
             case .node(let n): return .integer(Int64(n.rawValue))
             case .relationship(let r): return .integer(Int64(r.id.rawValue))
             default: throw RuntimeValue.typeMismatch(expected: "Node, Edge, or Null", argument)
             }
-        case "labels":
+        case .labels:
             guard case .node(let n) = argument else { throw RuntimeValue.typeMismatch(expected: "Node or Null", argument) }
             return withGraph { graph in
                 guard graph.contains(n) else { return .list([]) }
@@ -59,10 +64,10 @@ extension ExecutionContext {
                 for label in graph.labels(of: n) { names.append(.string(graph.name(of: label))) }
                 return .list(names)
             }
-        case "type":
+        case .type:
             guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
             return withGraph { .string($0.name(of: r.type)) }
-        case "properties", "keys":
+        case .properties, .keys:
             var keys: [String] = [], values: [RuntimeValue] = []
             switch argument {
             case .node(let n):
@@ -72,45 +77,45 @@ extension ExecutionContext {
             case .map(let ks, let vs): keys = ks; values = vs
             default: throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", argument)
             }
-            return name == "keys" ? .list(keys.map { .string($0) }) : .map(keys: keys, values: values)
-        case "startnode", "endnode":
+            return function == .keys ? .list(keys.map { .string($0) }) : .map(keys: keys, values: values)
+        case .startnode, .endnode:
             guard case .relationship(let r) = argument else { throw RuntimeValue.typeMismatch(expected: "Edge or Null", argument) }
-            return .node(name == "startnode" ? r.start : r.end)
-        case "nodes", "relationships", "length":
+            return .node(function == .startnode ? r.start : r.end)
+        case .nodes, .relationships, .length:
             guard case .path(let nodes, let relationships) = argument else {
                 throw RuntimeValue.typeMismatch(expected: "Path or Null", argument)
             }
-            if name == "length" { return .integer(Int64(relationships.count)) }
-            return name == "nodes" ? .list(nodes.map { .node($0) }) : .list(relationships.map { .relationship($0) })
-        case "toupper", "tolower":
+            if function == .length { return .integer(Int64(relationships.count)) }
+            return function == .nodes ? .list(nodes.map { .node($0) }) : .list(relationships.map { .relationship($0) })
+        case .toupper, .tolower:
             guard case .string(let s) = argument else { throw RuntimeValue.typeMismatch(expected: "String or Null", argument) }
-            return .string(name == "toupper" ? s.uppercased() : s.lowercased())
-        case "trim", "ltrim", "rtrim":
+            return .string(function == .toupper ? s.uppercased() : s.lowercased())
+        case .trim, .ltrim, .rtrim:
             guard case .string(let s) = argument else { throw RuntimeValue.typeMismatch(expected: "String or Null", argument) }
             var scalars = Substring(s)
-            if name != "rtrim" { scalars = scalars.drop { $0 == " " } }
-            if name != "ltrim" { while scalars.last == " " { scalars = scalars.dropLast() } }
+            if function != .rtrim { scalars = scalars.drop { $0 == " " } }
+            if function != .ltrim { while scalars.last == " " { scalars = scalars.dropLast() } }
             return .string(String(scalars))
-        case "size":
+        case .size:
             switch argument {
             case .string(let s): return .integer(Int64(s.count))
             case .list(let l): return .integer(Int64(l.count))
             default: throw RuntimeValue.typeMismatch(expected: "List, String, or Null", argument)
             }
-        case "head", "last", "tail":
+        case .head, .last, .tail:
             guard case .list(let l) = argument else { throw RuntimeValue.typeMismatch(expected: "List or Null", argument) }
-            switch name {
-            case "head": return l.first ?? .null
-            case "last": return l.last ?? .null
+            switch function {
+            case .head: return l.first ?? .null
+            case .last: return l.last ?? .null
             default: return .list(Array(l.dropFirst()))
             }
-        case "reverse":
+        case .reverse:
             switch argument {
             case .list(let l): return .list(l.reversed())
             case .string(let s): return .string(String(s.reversed()))
             default: throw RuntimeValue.typeMismatch(expected: "List, String, or Null", argument)
             }
-        case "range":
+        case .range:
             let (start, step, count) = try Self.rangeBounds(arguments)
             let (bytes, bytesOverflow) = Int(count).multipliedReportingOverflow(by: 24)
             try watchdog.charge(bytesOverflow ? Int.max : bytes)
@@ -136,12 +141,12 @@ extension ExecutionContext {
                 throw error
             }
             return .list(out)
-        case "tostring":
+        case .tostring:
             switch argument {
             case .string, .integer, .double, .bool: return .string(argument.plainText)
             default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, String, Boolean, or Null", argument)
             }
-        case "tointeger":
+        case .tointeger:
             switch argument {
             case .integer: return argument
             case .double(let d): return d.isFinite && abs(d) < 9.2e18 ? .integer(Int64(d.rounded(.towardZero))) : .null
@@ -153,14 +158,14 @@ extension ExecutionContext {
                 return .null
             default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, String, Boolean, or Null", argument)
             }
-        case "tofloat":
+        case .tofloat:
             switch argument {
             case .double: return argument
             case .integer(let i): return .double(Double(i))
             case .string(let s): return Double(s.trimmingSpaces).map(RuntimeValue.double) ?? .null
             default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, String, or Null", argument)
             }
-        case "toboolean":
+        case .toboolean:
             switch argument {
             case .bool: return argument
             case .string(let s):
@@ -172,7 +177,7 @@ extension ExecutionContext {
             case .integer(let i): return .bool(i != 0)
             default: throw RuntimeValue.typeMismatch(expected: "Boolean, String, Integer, or Null", argument)
             }
-        case "substring", "left", "right":
+        case .substring, .left, .right:
             guard case .string(let s) = argument else { throw RuntimeValue.typeMismatch(expected: "String or Null", argument) }
             let numbers = try arguments.dropFirst().map { (v: RuntimeValue) throws(QueryError) -> Int in
                 guard case .integer(let i) = v else { throw RuntimeValue.typeMismatch(expected: "Integer", v) }
@@ -180,46 +185,46 @@ extension ExecutionContext {
                 return Int(clamping: i)
             }
             let characters = Array(s)
-            switch name {
-            case "left": return .string(String(characters.prefix(numbers[0])))
-            case "right": return .string(String(characters.suffix(numbers[0])))
+            switch function {
+            case .left: return .string(String(characters.prefix(numbers[0])))
+            case .right: return .string(String(characters.suffix(numbers[0])))
             default:
                 let start = min(numbers[0], characters.count)
                 let length = numbers.count > 1 ? numbers[1] : characters.count
                 return .string(String(characters[start..<min(characters.count, start + min(length, characters.count))]))
             }
-        case "split":
+        case .split:
             guard case .string(let s) = argument, case .string(let separator) = arguments[1] else {
                 throw RuntimeValue.typeMismatch(expected: "String or Null", arguments[1])
             }
             if separator.isEmpty { return .list(s.map { .string(String($0)) }) }
             return .list(s.components(separatedBy: separator).map { .string($0) })
-        case "replace":
+        case .replace:
             guard case .string(let s) = argument, case .string(let search) = arguments[1], case .string(let with) = arguments[2] else {
                 throw RuntimeValue.typeMismatch(expected: "String or Null", arguments.first { if case .string = $0 { false } else { true } } ?? argument)
             }
             if search.isEmpty { return .string(s) }
             return .string(s.replacingOccurrences(of: search, with: with))
-        case "abs", "sign", "ceil", "floor", "round", "sqrt", "exp", "log", "log10":
-            switch (name, argument) {
-            case ("abs", .integer(let i)):
+        case .abs, .sign, .ceil, .floor, .round, .sqrt, .exp, .log, .log10:
+            switch (function, argument) {
+            case (.abs, .integer(let i)):
                 guard i != .min else { throw QueryError(.runtime, "Integer overflow: abs(\(i)) does not fit in 64 bits") }
                 return .integer(Swift.abs(i))
-            case ("sign", .integer(let i)): return .integer(i.signum())
+            case (.sign, .integer(let i)): return .integer(i.signum())
             default: break
             }
             guard let x = argument.numeric else { throw RuntimeValue.typeMismatch(expected: "Integer, Float, or Null", argument) }
-            switch name {
-            case "abs": return .double(Swift.abs(x))
-            case "sign": return .integer(x > 0 ? 1 : (x < 0 ? -1 : 0))
-            case "ceil": return .double(x.rounded(.up))
-            case "floor": return .double(x.rounded(.down))
-            case "round":
+            switch function {
+            case .abs: return .double(Swift.abs(x))
+            case .sign: return .integer(x > 0 ? 1 : (x < 0 ? -1 : 0))
+            case .ceil: return .double(x.rounded(.up))
+            case .floor: return .double(x.rounded(.down))
+            case .round:
                 if case .integer = argument { return .double(x) }
                 return .double(x.rounded(.toNearestOrAwayFromZero))
-            case "sqrt": return .double(x.squareRoot())
-            case "exp": return .double(Foundation.exp(x))
-            case "log": return .double(Foundation.log(x))
+            case .sqrt: return .double(x.squareRoot())
+            case .exp: return .double(Foundation.exp(x))
+            case .log: return .double(Foundation.log(x))
             default: return .double(Foundation.log10(x))
             }
         default:

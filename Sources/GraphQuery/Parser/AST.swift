@@ -258,6 +258,9 @@ package struct FunctionCall: Sendable {
     package var isStar: Bool
     package var arguments: [Expression]
     package var location: SourceLocation
+    /// The built-in scalar function the binder resolved `name` to; nil before binding and for
+    /// a function registered from outside (ProcedureRegistry), which is looked up by name.
+    package var scalar: ScalarFunction? = nil
 }
 
 /// An expression.

@@ -347,7 +347,8 @@ struct Binder {
         case .patternComprehension(let pattern):
             return .patternComprehension(try bindPatternPredicate(pattern))
         case .function(let call):
-            guard let signature = FunctionCatalog.lookup(call.name) ?? registeredSignature(call.name) else {
+            let builtIn = FunctionCatalog.lookup(call.name)
+            guard let signature = builtIn ?? registeredSignature(call.name) else {
                 throw Binder.semantic("Unknown function '\(call.name)'")
             }
             if call.isStar, signature.name != "count" {
@@ -379,6 +380,12 @@ struct Binder {
             var resolved = call
             resolved.name = signature.name
             resolved.arguments = arguments
+            if builtIn != nil {
+                guard let scalar = ScalarFunction(rawValue: signature.name) else {
+                    throw QueryError(.semantic, "Function '\(call.name)' has no implementation")
+                }
+                resolved.scalar = scalar
+            }
             return .function(resolved)
         }
     }

@@ -52,3 +52,13 @@ enum FunctionCatalog {
     /// The signature for `name`, or nil when unknown.
     static func lookup(_ name: String) -> FunctionSignature? { signatures[name.lowercased()] }
 }
+
+/// The built-in scalar functions, by their lower-cased catalog names: what a bound call runs,
+/// chosen once by the binder instead of by comparing names on every row.
+package enum ScalarFunction: String, Sendable, CaseIterable {
+    case id, labels, type, properties, keys, startnode, endnode, nodes, relationships, length
+    case toupper, tolower, trim, ltrim, rtrim, size, head, last, tail, reverse, range
+    case tostring, tointeger, tofloat, toboolean, substring, split, replace, left, right
+    case abs, sign, ceil, floor, round, sqrt, exp, log, log10
+    case coalesce, exists, rand, pi, e, timestamp
+}
