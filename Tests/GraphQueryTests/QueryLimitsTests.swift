@@ -142,6 +142,32 @@ struct QueryLimitsTests {
         #expect(try engine.execute("UNWIND range(1, 100) AS i RETURN collect(i)", on: store).rows.count == 1)
     }
 
+    /// An aggregation folds its rows into their groups as they arrive: a million-row count
+    /// needs one group, not a million rows, so it runs under a cap those rows would exceed
+    /// (and which still stops the same rows kept by collect or ORDER BY, above).
+    @Test("an aggregation keeps its groups, not its input rows, under the memory cap")
+    func aggregationStreams() throws {
+        let engine = QueryEngine(configuration: QueryConfiguration(memoryLimit: 1 << 20))
+        let store = GraphStore.inMemory()
+        let total = try engine.execute("UNWIND range(1, 1000000) AS i RETURN count(*) AS n, sum(i) AS s, max(i) AS m", on: store)
+        #expect(total.rows == [[.integer(1_000_000), .integer(500_000_500_000), .integer(1_000_000)]])
+        let grouped = try engine.execute("UNWIND range(1, 300000) AS i WITH i % 3 AS k, count(*) AS n RETURN k, n ORDER BY k", on: store)
+        #expect(grouped.rows == [[.integer(0), .integer(100_000)], [.integer(1), .integer(100_000)], [.integer(2), .integer(100_000)]])
+        // Grouping items read from each group's first row; nothing at all still makes one group.
+        let first = try engine.execute("UNWIND [3, 1, 3, 2] AS i WITH i, i * 10 AS t, count(*) AS n RETURN i, t, n ORDER BY i", on: store)
+        #expect(first.rows == [[.integer(1), .integer(10), .integer(1)], [.integer(2), .integer(20), .integer(1)],
+                               [.integer(3), .integer(30), .integer(2)]])
+        #expect(try engine.execute("UNWIND [] AS i RETURN count(*)", on: store).rows == [[.integer(0)]])
+        #expect(try engine.execute("UNWIND range(1, 10) AS i WITH i LIMIT 0 RETURN count(*)", on: store).rows == [[.integer(0)]])
+        // Many groups are still charged: a million distinct keys exceed the cap.
+        do {
+            _ = try engine.execute("UNWIND range(1, 1000000) AS i RETURN i AS k, count(*)", on: store)
+            Issue.record("a million groups: expected the memory cap to stop it")
+        } catch {
+            #expect(error.message.hasPrefix("Query's memory consumption exceeded capacity"))
+        }
+    }
+
     @Test("a variable-length walk deeper than the stack allows stops with an error, not a crash")
     func deepChain() throws {
         let store = GraphStore.inMemory()

@@ -71,8 +71,15 @@ extension ExecutionContext {
         var start = 0
         while start < plan.steps.count {
             let end = plan.steps[start...].firstIndex { Executor.isBreaker($0.step) } ?? plan.steps.count
+            // An aggregation at the end of a streamed stretch takes its rows as they come:
+            // they are folded into their groups, never held.
+            var groups: GroupAggregator? = nil
+            if start < end, end < plan.steps.count, case .projection(let projection) = plan.steps[end].step,
+               projection.isAggregating {
+                groups = GroupAggregator(projection)
+            }
             do {
-                if start < end { rows = try stream(rows, plan, start..<end) }
+                if start < end { rows = try stream(rows, plan, start..<end, into: &groups) }
             } catch {
                 Executor.discardInBackground(&rows)
                 throw error
@@ -80,7 +87,11 @@ extension ExecutionContext {
             guard end < plan.steps.count else { break }
             let started = profiler != nil ? ContinuousClock.now : nil
             do {
-                rows = try runBreaker(plan.steps[end].step, width: plan.steps[end].width, rows: rows)
+                if let groups {
+                    rows = try finish(groups.projection, try groups.finish(in: self))
+                } else {
+                    rows = try runBreaker(plan.steps[end].step, width: plan.steps[end].width, rows: rows)
+                }
             } catch {
                 Executor.discardInBackground(&rows)
                 throw error
@@ -196,6 +207,8 @@ struct StreamState {
     /// The context's result collector, while this stretch is the plan's last: rows leaving
     /// the stretch go there instead of into its output.
     var collector: ResultCollector?
+    /// The aggregation the stretch feeds, when one follows it: rows go in here, not to the output.
+    var groups: GroupAggregator?
     init(_ plan: LogicalPlan) {
         skip = Array(repeating: nil, count: plan.steps.count)
         limit = Array(repeating: nil, count: plan.steps.count)
@@ -253,9 +266,13 @@ final class StepBox: Sendable {
 }
 
 extension ExecutionContext {
-    /// Pushes each input row through `steps` (none of them a breaker) and collects what comes out.
-    func stream(_ input: [Row], _ plan: LogicalPlan, _ steps: Range<Int>) throws(QueryError) -> [Row] {
+    /// Pushes each input row through `steps` (none of them a breaker) and collects what comes
+    /// out, or folds it into `groups` when an aggregation follows (and returns no rows).
+    func stream(_ input: [Row], _ plan: LogicalPlan, _ steps: Range<Int>,
+                into groups: inout GroupAggregator?) throws(QueryError) -> [Row] {
         var state = StreamState(plan)
+        swap(&state.groups, &groups)
+        defer { swap(&state.groups, &groups) }
         for i in steps {
             guard case .projection(let projection) = plan.steps[i].step else { continue }
             if let skip = projection.skip { state.skip[i] = try count(skip, clause: "SKIP") }
@@ -287,6 +304,11 @@ extension ExecutionContext {
     func push(_ row: Row, _ index: Int, _ end: Int, _ state: inout StreamState,
               _ output: inout [Row]) throws(QueryError) -> Bool {
         guard index < end else {
+            // A row folded into its group is not kept: only new groups are charged (add).
+            if state.groups != nil {
+                try state.groups!.add(row, in: self)
+                return true
+            }
             try watchdog.charge(Watchdog.size(of: row))
             if state.collector != nil {
                 try withGraph { (graph) throws(QueryError) in try state.collector!.append(row, in: graph) }

@@ -7,7 +7,9 @@ extension ExecutionContext {
         // Each output row, with the input row it came from (for ORDER BY on input variables).
         var projected: [(output: Row, input: Row)] = []
         if projection.isAggregating {
-            projected = try aggregate(projection, rows: rows)
+            var groups = GroupAggregator(projection)
+            for row in rows { try groups.add(row, in: self) }
+            projected = try groups.finish(in: self)
         } else {
             projected.reserveCapacity(rows.count)
             for row in rows {
@@ -17,6 +19,13 @@ extension ExecutionContext {
                 projected.append((output, row))
             }
         }
+        return try finish(projection, projected)
+    }
+
+    /// The rest of a projection once its rows are projected (or grouped and folded, as the
+    /// stream does for an aggregation it feeds): DISTINCT, ORDER BY, SKIP, LIMIT, WHERE.
+    func finish(_ projection: BoundProjection, _ projected: [(output: Row, input: Row)]) throws(QueryError) -> [Row] {
+        var projected = projected
         if projection.isDistinct {
             var kept: [(output: Row, input: Row)] = []
             if projected.count <= 16 {
@@ -107,47 +116,66 @@ extension ExecutionContext {
         }
         return Int(clamping: n)
     }
+}
 
-    /// Groups rows by the non-aggregate items and folds each group's aggregates. With no
-    /// grouping items and no input, there is still one group (`count(*)` of nothing is 0).
-    func aggregate(_ projection: BoundProjection, rows: [Row]) throws(QueryError) -> [(output: Row, input: Row)] {
-        let keyItems = projection.items.indices.filter { !projection.items[$0].expression.containsAggregate }
-        let aggregates = projection.aggregates
-        let width = aggregates.count
-        let fresh = aggregates.map(Accumulator.init)
-        // Group g's accumulators are accumulators[g * width ..< (g + 1) * width]: one array for
-        // every group, not an array per group.
-        var accumulators: [Accumulator] = []
-        var inputs: [Row] = []
-        var table = GroupTable()
-        var key: Row = []
+/// An aggregating projection's groups as its input rows arrive: rows are grouped by the
+/// non-aggregate items and each group's aggregates folded at once, so the input is never
+/// held (a million-row `count` keeps one group, not a million rows). With no grouping
+/// items and no input there is still one group (`count(*)` of nothing is 0).
+struct GroupAggregator {
+    let projection: BoundProjection
+    private let keyItems: [Int]
+    private let fresh: [Accumulator]
+    /// Group g's accumulators are accumulators[g * width ..< (g + 1) * width]: one array for
+    /// every group, not an array per group.
+    private var accumulators: [Accumulator] = []
+    /// Each group's first input row: what its non-aggregate items are evaluated against.
+    private var inputs: [Row] = []
+    private var table = GroupTable()
+    private var key: Row = []
+
+    init(_ projection: BoundProjection) {
+        self.projection = projection
+        keyItems = projection.items.indices.filter { !projection.items[$0].expression.containsAggregate }
+        fresh = projection.aggregates.map(Accumulator.init)
         key.reserveCapacity(keyItems.count)
         if keyItems.isEmpty {
             _ = table.group(for: key)
             inputs.append([])
             accumulators.append(contentsOf: fresh)
         }
-        for row in rows {
+    }
+
+    /// Folds one input row into its group. A new group's row is charged against the query's
+    /// memory cap, as is every value collect() keeps.
+    mutating func add(_ row: Row, in context: ExecutionContext) throws(QueryError) {
+        let width = fresh.count
+        let g: Int
+        if keyItems.isEmpty {
+            g = 0
+            if inputs[0].isEmpty { inputs[0] = row }
+        } else {
             key.removeAll(keepingCapacity: true)
-            for i in keyItems { key.append(try evaluate(projection.items[i].expression, row)) }
-            let g: Int
-            if keyItems.isEmpty { g = 0 } else {
-                let found = table.group(for: key)
-                g = found.index
-                if found.isNew {
-                    inputs.append(row)
-                    accumulators.append(contentsOf: fresh)
-                }
-            }
-            if inputs[g].isEmpty { inputs[g] = row }
-            for a in 0..<width {
-                let aggregate = aggregates[a]
-                let value = try aggregate.argument.map { e throws(QueryError) in try evaluate(e, row) } ?? .bool(true)
-                try accumulators[g * width + a].add(value)
-                // collect() buffers its input: charge it against the memory cap.
-                if aggregate.function == .collect { try watchdog.charge(Watchdog.size(of: value)) } else { try watchdog.tick() }
+            for i in keyItems { key.append(try context.evaluate(projection.items[i].expression, row)) }
+            let found = table.group(for: key)
+            g = found.index
+            if found.isNew {
+                try context.watchdog.charge(Watchdog.size(of: row) + Watchdog.size(of: key))
+                inputs.append(row)
+                accumulators.append(contentsOf: fresh)
             }
         }
+        for a in 0..<width {
+            let aggregate = projection.aggregates[a]
+            let value = try aggregate.argument.map { e throws(QueryError) in try context.evaluate(e, row) } ?? .bool(true)
+            try accumulators[g * width + a].add(value)
+            if aggregate.function == .collect { try context.watchdog.charge(Watchdog.size(of: value)) } else { try context.watchdog.tick() }
+        }
+    }
+
+    /// One output row per group (in the order groups first appeared), with its input row.
+    func finish(in context: ExecutionContext) throws(QueryError) -> [(output: Row, input: Row)] {
+        let width = fresh.count
         var output: [(output: Row, input: Row)] = []
         output.reserveCapacity(table.count)
         var results: [RuntimeValue] = []
@@ -160,7 +188,7 @@ extension ExecutionContext {
             var k = 0
             for (i, item) in projection.items.enumerated() {
                 if k < keyItems.count && keyItems[k] == i { row.append(groupKey[k]); k += 1 }
-                else { row.append(try evaluate(item.expression, inputs[g], aggregates: results)) }
+                else { row.append(try context.evaluate(item.expression, inputs[g], aggregates: results)) }
             }
             output.append((row, inputs[g]))
         }
