@@ -39,8 +39,8 @@ extension Graph {
         markSelfAndFriends(user, schema: schema, mark: mark, scratch: &scratch)
         countFriendsOfFriends(of: user, schema: schema, scratch: &scratch)
         let marks = scratch.marks
+        // The ranking ends the counting: every counter is zero again.
         let result = scratch.rankTouched(limit: options.limit, minimum: options.minimumMutual) { marks[Int($0)] != mark }
-        scratch.resetCounts()
         return result.map { Connection(node: NodeID(rawValue: $0.node), mutualFriends: $0.count) }
     }
 
@@ -104,7 +104,8 @@ extension TraversalScratch {
     /// The touched nodes with counter ≥ `minimum` that pass `keep`, by counter descending then id
     /// ascending, at most `limit`. For a small limit a k-bounded min-heap of packed keys (count,
     /// inverted id) keeps it O(touched · log k); otherwise `rankAllTouched` orders every node in
-    /// linear time. No allocation beyond the answer.
+    /// linear time. No allocation beyond the answer. Ends the query's counting, as
+    /// `rankAllTouched` does: every counter is zero again and the touched list empty.
     mutating func rankTouched(limit: Int?, minimum: Int, _ keep: (UInt32) -> Bool) -> [RankedNode] {
         let k = limit ?? Int.max
         guard k > 0 else { return [] }
@@ -115,16 +116,25 @@ extension TraversalScratch {
                                   row: { node, c in RankedNode(node: node, count: Int(c)) })
         }
         keys.removeAll(keepingCapacity: true)
-        for node in touched {
-            let c = counts[Int(node)]
-            guard c >= floor, keep(node) else { continue }
-            let key = UInt64(c) << 32 | UInt64(UInt32.max - node)
-            if keys.count < k {
-                keys.append(key)
-                if keys.count == k { keys.heapifyMin() }
-            } else if key > keys[0] {
-                keys[0] = key
-                keys.siftDownMin(from: 0)
+        let n = touchedCount
+        touchedCount = 0
+        // One pass reads each counter and zeroes it (the nodes were just counted, so their
+        // counters are still cached), instead of a second pass over the touched list to reset.
+        touchedSlots.withUnsafeBufferPointer { slots in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for node in slots[0..<n] {
+                    let c = counts[Int(node)]
+                    counts[Int(node)] = 0
+                    guard c >= floor, keep(node) else { continue }
+                    let key = UInt64(c) << 32 | UInt64(UInt32.max - node)
+                    if keys.count < k {
+                        keys.append(key)
+                        if keys.count == k { keys.heapifyMin() }
+                    } else if key > keys[0] {
+                        keys[0] = key
+                        keys.siftDownMin(from: 0)
+                    }
+                }
             }
         }
         keys.sort()
