@@ -41,30 +41,45 @@ extension ExecutionContext {
             projected = kept
         }
         if !projection.orderBy.isEmpty {
-            var keyed: [(keys: [RuntimeValue], index: Int)] = []
-            keyed.reserveCapacity(projected.count)
-            for (index, entry) in projected.enumerated() {
-                let sortRow = projection.sortSeesInput ? entry.output + entry.input : entry.output
-                var keys: [RuntimeValue] = []
-                for sort in projection.orderBy { keys.append(try evaluate(sort.expression, sortRow)) }
-                keyed.append((keys, index))
+            // The sort keys of every row in one array, row after row (no array per row); a
+            // key that is a variable is read from its row, not evaluated on a joined copy.
+            let width = projection.orderBy.count
+            var keys: [RuntimeValue] = []
+            keys.reserveCapacity(projected.count * width)
+            var sortRow: Row = []
+            for entry in projected {
+                for sort in projection.orderBy {
+                    if case .slot(let slot) = sort.expression {
+                        // As `evaluate` reads the joined row: past its end is null.
+                        let j = slot - entry.output.count
+                        keys.append(slot < entry.output.count ? entry.output[slot]
+                                    : projection.sortSeesInput && j < entry.input.count ? entry.input[j] : .null)
+                    } else if projection.sortSeesInput {
+                        if sortRow.isEmpty { sortRow = entry.output + entry.input }
+                        keys.append(try evaluate(sort.expression, sortRow))
+                    } else {
+                        keys.append(try evaluate(sort.expression, entry.output))
+                    }
+                }
+                sortRow.removeAll(keepingCapacity: true)
             }
             let directions = projection.orderBy.map(\.ascending)
-            func before(_ a: (keys: [RuntimeValue], index: Int), _ b: (keys: [RuntimeValue], index: Int)) -> Bool {
+            func before(_ a: Int, _ b: Int) -> Bool {
                 for (i, ascending) in directions.enumerated() {
-                    let c = RuntimeValue.order(a.keys[i], b.keys[i])
+                    let c = RuntimeValue.order(keys[a * width + i], keys[b * width + i])
                     if c != 0 { return ascending ? c < 0 : c > 0 }
                 }
-                return a.index < b.index  // stable
+                return a < b  // stable
             }
+            var order = Array(projected.indices)
             // ORDER BY … LIMIT k (k small): keep only the best skip + k in a sorted buffer,
             // O(n log k) instead of sorting every row (the "top 20 by mutual friends" shape).
             if let limit = projection.limit {
                 let k = try count(limit, clause: "LIMIT") &+ (try projection.skip.map { e throws(QueryError) in try count(e, clause: "SKIP") } ?? 0)
-                if k < keyed.count / 4 {
-                    var best: [(keys: [RuntimeValue], index: Int)] = []
+                if k < order.count / 4 {
+                    var best: [Int] = []
                     best.reserveCapacity(k + 1)
-                    for entry in keyed {
+                    for entry in order {
                         try watchdog.tick()
                         if best.count == k, let last = best.last, !before(entry, last) { continue }
                         var low = 0, high = best.count
@@ -75,7 +90,7 @@ extension ExecutionContext {
                         best.insert(entry, at: low)
                         if best.count > k { best.removeLast() }
                     }
-                    keyed = best
+                    order = best
                 }
             }
             // The sort cannot throw: it polls the deadline itself and, once past it, finishes
@@ -83,14 +98,14 @@ extension ExecutionContext {
             var comparisons = 0
             var expired = false
             let deadline = [watchdog.deadline, watchdog.budgetEnd].compactMap { $0 }.min()
-            keyed.sort { a, b in
+            order.sort { a, b in
                 comparisons &+= 1
                 if comparisons & 0xFFF == 0, let deadline, ContinuousClock.now >= deadline { expired = true }
                 if expired { return false }
                 return before(a, b)
             }
             if expired { try watchdog.checkNow() }
-            projected = keyed.map { projected[$0.index] }
+            projected = order.map { projected[$0] }
         }
         var outputs = projected.map(\.output)
         if let skip = projection.skip {
