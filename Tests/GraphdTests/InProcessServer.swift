@@ -33,7 +33,7 @@ final class InProcessServer: @unchecked Sendable {
 
     init(table: CommandTable = .standard(), password: String? = nil,
          configure: (inout ServerConfiguration) -> Void = { _ in },
-         limits: QueryLimits = QueryLimits()) throws {
+         limits: QueryLimits = QueryLimits(), engine: QueryEngine = QueryEngine()) throws {
         directory = try TemporaryDirectory("graphd-inproc")
         let dataDirectory = try DataDirectory(path: directory.path + "/data")
         var configuration = ServerConfiguration()
@@ -43,7 +43,7 @@ final class InProcessServer: @unchecked Sendable {
         configure(&configuration)
         var context: ServerContext? = nil
         server = try Server(configuration: configuration, table: table) { port in
-            let made = ServerContext(dataDirectory: dataDirectory, engine: QueryEngine(),
+            let made = ServerContext(dataDirectory: dataDirectory, engine: engine,
                                      configuration: RuntimeConfiguration(limits), password: password, port: port)
             context = made
             return made

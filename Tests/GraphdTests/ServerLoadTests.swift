@@ -5,6 +5,8 @@
 // Commands that block until released make each case deterministic: no sleeps, no timing.
 
 import Foundation
+import GraphQuery
+import GraphStore
 import Synchronization
 import Testing
 @testable import graphd
@@ -108,6 +110,70 @@ struct ServerLoadTests {
         #expect(isError(try client.command("GRAPH.QUERY", "g", "MATCH (n RETURN n")))
         #expect(quick() == 2)
         #expect(try client.command("GRAPH.QUERY", "g", "MATCH (n) RETURN count(n)").rows == [[.integer(3)]])
+    }
+
+    /// An engine whose `test.wait()` is a read that waits at `gate`, then yields `released`
+    /// (1; 0 when the gate timed out).
+    static func engine(gate: Gate) -> QueryEngine {
+        struct WaitProcedure: Procedure {
+            let gate: Gate
+            var signature: ProcedureSignature { .init(name: "test.wait", outputs: [.init("released", .integer)]) }
+            func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
+                [[.integer(gate.pass() ? 1 : 0)]]
+            }
+        }
+        var registry = ProcedureRegistry.standard
+        registry.register(WaitProcedure(gate: gate))
+        return QueryEngine(procedures: registry)
+    }
+
+    @Test("A read arriving while no other runs is run by the loop thread, which hands the loop over first")
+    func loopReads() throws {
+        let gate = Gate()
+        let server = try InProcessServer(engine: Self.engine(gate: gate))
+        defer { server.stop() }
+        let loopReads = { server.context.statistics.loopReads.load(ordering: .relaxed) }
+        let a = try server.client(), b = try server.client()
+        _ = try a.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})-[:FRIEND]->(:User {id: 2})-[:FRIEND]->(:User {id: 3})")
+        #expect(loopReads() == 0)  // a write goes to its connection's queue
+        try a.send(RESPTestClient.encode(["GRAPH.RO_QUERY", "g", "CALL test.wait() YIELD released RETURN released"]))
+        #expect(waitUntil { gate.arrived.load(ordering: .relaxed) == 1 })
+        #expect(loopReads() == 1)
+        // While that read holds its thread, another leads the loop: b is served, its quick
+        // read on the loop, its two-hop read (a read is already running) on a worker.
+        #expect(try b.command("PING") == .simple("PONG"))
+        #expect(try b.command("GRAPH.RO_QUERY", "g", "MATCH (u:User {id: 2}) RETURN u.id").rows == [[.integer(2)]])
+        #expect(try b.command("GRAPH.RO_QUERY", "g", "CALL social.connections(1, {}) YIELD user, mutual RETURN user.id, mutual")
+                .rows == [[.integer(3), .integer(1)]])
+        #expect(loopReads() == 1)
+        gate.open(1)
+        #expect(try a.readReply().rows == [[.integer(1)]])
+        // Pipelined reads, each starting when the one before it has answered: the thread that
+        // ran one runs the next, in order.
+        let count = 50
+        var batch: [UInt8] = []
+        for i in 0..<count {
+            batch += RESPTestClient.encode(["GRAPH.RO_QUERY", "g", "CYPHER i=\(i) CALL social.connections(1, {}) YIELD user RETURN $i, user.id"])
+        }
+        try b.send(batch)
+        var inOrder = 0
+        for i in 0..<count where try b.readReply().rows == [[.integer(Int64(i)), .integer(3)]] { inOrder += 1 }
+        #expect(inOrder == count)
+        #expect(loopReads() == 1 + count)
+    }
+
+    @Test("A stop does not wait forever for a read a loop thread runs: the loop returns after the grace")
+    func boundedStopOfLoopRead() throws {
+        let gate = Gate()
+        let server = try InProcessServer(configure: { $0.stopGraceMilliseconds = 100 }, engine: Self.engine(gate: gate))
+        let client = try server.client()
+        _ = try client.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
+        try client.send(RESPTestClient.encode(["GRAPH.RO_QUERY", "g", "CALL test.wait() YIELD released RETURN released"]))
+        #expect(waitUntil { gate.arrived.load(ordering: .relaxed) == 1 })
+        #expect(server.context.statistics.loopReads.load(ordering: .relaxed) == 1)
+        server.stop()   // returns although the loop thread is still waiting at the gate
+        #expect(server.logLines.withLock { $0 }.contains { $0.contains("stopping with 1 command(s) still running") })
+        gate.open(1)
     }
 
     @Test("Hundreds of pipelined quick reads are answered in order, on the I/O thread or past its share on a worker")

@@ -85,6 +85,7 @@ enum ServerInfo {
                     "pending_queries:\(statistics.pendingQueries.load(ordering: .relaxed))",
                     "rejected_queries_queue_full:\(statistics.shedQueries.load(ordering: .relaxed))",
                     "quick_queries:\(statistics.quickQueries.load(ordering: .relaxed))",
+                    "loop_reads:\(statistics.loopReads.load(ordering: .relaxed))",
                     "client_output_limit_disconnections:\(statistics.outputLimitDisconnections.load(ordering: .relaxed))"]
         case "graphs":
             var result = ["# Graphs"]

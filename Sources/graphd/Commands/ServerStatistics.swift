@@ -17,6 +17,9 @@ final class ServerStatistics: Sendable {
     let shedQueries = Atomic<Int>(0)
     /// Queries answered on the I/O thread within the quick budget (GraphCommands.quickBudget).
     let quickQueries = Atomic<Int>(0)
+    /// Reads run by the event loop's own thread, with another thread leading meanwhile
+    /// (Server's leader/follower path) instead of by a worker.
+    let loopReads = Atomic<Int>(0)
     /// Clients closed because their unsent output passed the limit.
     let outputLimitDisconnections = Atomic<Int>(0)
     let startedAt = ContinuousClock.now

@@ -1,12 +1,20 @@
-// Server.swift — the event loop: one I/O thread that accepts, reads, writes and closes
-// sockets with epoll, drives each `Connection` state machine, runs fast commands and cheap
-// reads itself (a read that overruns a small budget gives up and goes on), and hands the
+// Server.swift — the event loop: one leading loop thread at a time accepts, reads, writes and
+// closes sockets with epoll, drives each `Connection` state machine, runs fast commands and
+// cheap reads itself (a read that overruns a small budget gives up and goes on), and hands the
 // rest to workers: other reads to a pool of one thread per core, writes and the remaining
 // commands to a serial Dispatch queue per connection. Workers run the command table against the
-// store and post the reply back through a completion queue and the wake-up pipe; the I/O
-// thread writes it in order. Reads run in parallel (the store's read lock is shared); writes
-// queue on the store's write lock and then wait together for one group-commit fsync.
-// Queries beyond MAX_QUEUED_QUERIES are refused at once.
+// store and post the reply back through a completion queue and the wake-up pipe; the loop
+// writes it in order. Reads run in parallel (the store's read lock is shared); writes queue on
+// the store's write lock and then wait together for one group-commit fsync. Queries beyond
+// MAX_QUEUED_QUERIES are refused at once.
+//
+// A read that is not quick, arriving while no other read runs, is run by the loop thread that
+// read it, leader/follower style: it first makes another loop thread the leader (a waiting
+// follower, or a new thread), so epoll is never left unwatched, then runs the read and writes
+// the reply itself. The client's request and reply then cross no thread, which on a lightly
+// loaded server is most of a worker's cost (waking an idle core takes longer than a short
+// query). The loop's state is guarded by `state`: the leader holds it while it handles events,
+// and a thread that ran a read holds it while it hands the reply to the connection.
 
 import Dispatch
 import Glibc
@@ -39,6 +47,17 @@ private struct Completion: Sendable {
     var session: ClientSession
     /// True for commands that counted toward the pending-query limit.
     var countedAsQuery: Bool
+    /// True for reads run on `readPool` (counted in `poolReads`).
+    var fromPool = false
+}
+
+/// A command for a thread to run: a read a loop thread runs itself (see the file's header), or
+/// any command handed to a worker.
+private struct CommandJob: Sendable {
+    var connection: UInt64
+    var request: [[UInt8]]
+    var session: ClientSession
+    var countedAsQuery: Bool
 }
 
 /// Replies handed from workers to the I/O thread.
@@ -57,7 +76,10 @@ private final class CompletionQueue: Sendable {
 }
 
 /// The RESP server. `run()` blocks the calling thread until a stop is requested.
-final class Server {
+///
+/// @unchecked Sendable: loop threads share it; every mutable field is touched only while
+/// `state` is held (the leader's epoll wait is outside it, and `Epoll` is used by the leader alone).
+final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let context: ServerContext
     private let table: CommandTable
@@ -88,6 +110,27 @@ final class Server {
     /// Quick-path tries one connection's pipelined requests get per batch of its input: with
     /// the 50 µs budget, a few milliseconds at most before the other clients are served.
     static let quickRunsPerTurn = 64
+    /// Loop threads at most: a leader, one running a read, and one waiting to lead.
+    static let maximumLoopThreads = 3
+
+    /// Guards every mutable field below (see the class comment).
+    private let state = Mutex<Void>(())
+    /// Loop threads waiting to lead wait here; the leader signals it to hand over.
+    private let leadership = DispatchSemaphore(value: 0)
+    /// Signalled once, when the loop is over (`run()` waits on it).
+    private let loopEnded = DispatchSemaphore(value: 0)
+    private var loopThreads = 0
+    private var followersWaiting = 0
+    private var loopFinished = false
+    private var loopError: SystemCallError?
+    /// A read some `perform` chose to run on the loop thread; taken before `state` is released.
+    private var pendingInline: CommandJob?
+    /// True while a loop thread runs a read (one at a time).
+    private var inlineRunning = false
+    /// Reads handed to `readPool` and not yet completed.
+    private var poolReads = 0
+    private var stopping = false
+    private var idleSince: ContinuousClock.Instant?
     private static let listenerToken: UInt64 = 0
     private static let wakeUpToken: UInt64 = 1
     private var nextToken: UInt64 = 2
@@ -125,46 +168,166 @@ final class Server {
 
     /// Serves until `stopSignal` is requested, then stops accepting, lets running
     /// commands finish, flushes replies (bounded by `flushGraceMilliseconds`) and returns.
+    /// The loop runs on threads of its own (see the file's header); this one waits for its end.
     func run() throws(SystemCallError) {
-        var stopping = false
-        var idleSince: ContinuousClock.Instant? = nil
-        while true {
-            for (token, events) in try epoll.wait(timeoutMilliseconds: stopping ? 50 : -1) {
-                switch token {
-                case Self.listenerToken: acceptAll()
-                case Self.wakeUpToken: wakeUp.drain()
-                default: handle(token: token, events: events)
-                }
-            }
-            for completion in completions.takeAll() { complete(completion) }
+        let started = state.withLock { _ in startLoopThread() }
+        guard started else { throw SystemCallError(call: "pthread_create", errno: Glibc.errno) }
+        loopEnded.wait()
+        if let error = state.withLock({ _ in loopError }) { throw error }
+    }
 
-            if stopSignal.isRequested && !stopping {
-                stopping = true
-                beginStopping()
+    /// Starts a loop thread that leads at once; false when the system refuses a thread.
+    private func startLoopThread() -> Bool {
+        let server = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { argument in
+            Unmanaged<Server>.fromOpaque(argument!).takeRetainedValue().serve()
+            return nil
+        }, server)
+        guard result == 0 else {
+            Unmanaged<Server>.fromOpaque(server).release()
+            return false
+        }
+        pthread_detach(thread)
+        loopThreads += 1
+        return true
+    }
+
+    /// A loop thread: leads until it takes a read to run, runs it, then waits to lead again.
+    private func serve() {
+        while let read = lead() {
+            run(read)
+            let ended = state.withLock { _ in
+                if !loopFinished { followersWaiting += 1 }
+                return loopFinished
             }
-            if stopping {
-                if slots.isEmpty && runningCommands == 0 { return }
-                if let since = stopRequestedAt, runningCommands > 0,
-                   ContinuousClock.now - since > .milliseconds(configuration.stopGraceMilliseconds) {
-                    configuration.log("stopping with \(runningCommands) command(s) still running after "
-                                      + "\(configuration.stopGraceMilliseconds) ms")
-                    for token in Array(slots.keys) { closeConnection(token) }
-                    return
+            if ended { return }
+            leadership.wait()
+            if state.withLock({ _ in loopFinished }) { return }
+        }
+    }
+
+    /// Leads the loop: waits for events and handles them, until this thread takes a read to run
+    /// (returned, another thread leading by then) or the loop is over (nil).
+    private func lead() -> CommandJob? {
+        var timeout: Int32 = state.withLock { _ in stopping ? 50 : -1 }
+        while true {
+            let ready: [(token: UInt64, events: Epoll.Events)]
+            do {
+                ready = try epoll.wait(timeoutMilliseconds: timeout)
+            } catch {
+                state.withLock { _ in
+                    loopError = error
+                    endLoop()
                 }
-                if slots.isEmpty { continue }
-                if runningCommands == 0 {
-                    let now = ContinuousClock.now
-                    if let since = idleSince {
-                        if now - since > .milliseconds(configuration.flushGraceMilliseconds) {
-                            for token in Array(slots.keys) { closeConnection(token) }
-                            return
-                        }
-                    } else {
-                        idleSince = now
+                return nil
+            }
+            let (finished, read, next): (Bool, CommandJob?, Int32) = state.withLock { _ in
+                for (token, events) in ready {
+                    switch token {
+                    case Self.listenerToken: acceptAll()
+                    case Self.wakeUpToken: wakeUp.drain()
+                    default: handle(token: token, events: events)
                     }
                 }
+                for completion in completions.takeAll() { complete(completion) }
+                if loopIsOver() {
+                    endLoop()
+                    return (true, nil, 0)
+                }
+                guard let read = pendingInline else { return (false, nil, stopping ? 50 : -1) }
+                pendingInline = nil
+                if handOverLeadership() { return (false, read, 0) }
+                // No thread to lead meanwhile: a worker runs it after all.
+                inlineRunning = false
+                poolReads += 1
+                dispatch(read, on: readPool, fromPool: true)
+                return (false, nil, stopping ? 50 : -1)
             }
+            if finished { return nil }
+            if let read { return read }
+            timeout = next
         }
+    }
+
+    /// Makes another thread the leader: a waiting follower, or a new loop thread (false when
+    /// the system refuses one). `perform` chooses a read to run on the loop thread only when
+    /// one of the two is possible.
+    private func handOverLeadership() -> Bool {
+        guard followersWaiting > 0 else { return startLoopThread() }
+        followersWaiting -= 1
+        leadership.signal()
+        return true
+    }
+
+    /// Runs `read` on `queue` (a worker), posting its reply to the completion queue.
+    private func dispatch(_ read: CommandJob, on queue: DispatchQueue, fromPool: Bool) {
+        let table = self.table, context = self.context
+        let completions = self.completions, wakeUp = self.wakeUp
+        queue.async {
+            var session = read.session
+            let (reply, outcome) = table.execute(read.request, session: &session, context: context)
+            let wasEmpty = completions.push(Completion(connection: read.connection, reply: reply, outcome: outcome,
+                                                       session: session, countedAsQuery: read.countedAsQuery,
+                                                       fromPool: fromPool))
+            if wasEmpty { wakeUp.signal() }
+        }
+    }
+
+    /// Runs `read` on this (no longer leading) loop thread and hands its reply to the
+    /// connection; then any read that reply let the connection start, the same way.
+    private func run(_ read: CommandJob) {
+        var read = read
+        while true {
+            context.statistics.loopReads.add(1, ordering: .relaxed)
+            var session = read.session
+            let (reply, outcome) = table.execute(read.request, session: &session, context: context)
+            let completion = Completion(connection: read.connection, reply: reply, outcome: outcome,
+                                        session: session, countedAsQuery: read.countedAsQuery)
+            let next: CommandJob? = state.withLock { _ in
+                inlineRunning = false
+                complete(completion)
+                defer { pendingInline = nil }
+                return pendingInline
+            }
+            guard let next else { return }
+            read = next
+        }
+    }
+
+    /// Whether the loop is to end now; stopping (once requested) stops accepting, waits for
+    /// running commands (bounded) and flushes replies (bounded).
+    private func loopIsOver() -> Bool {
+        if stopSignal.isRequested && !stopping {
+            stopping = true
+            beginStopping()
+        }
+        guard stopping else { return false }
+        if slots.isEmpty && runningCommands == 0 { return true }
+        if let since = stopRequestedAt, runningCommands > 0,
+           ContinuousClock.now - since > .milliseconds(configuration.stopGraceMilliseconds) {
+            configuration.log("stopping with \(runningCommands) command(s) still running after "
+                              + "\(configuration.stopGraceMilliseconds) ms")
+            for token in Array(slots.keys) { closeConnection(token) }
+            return true
+        }
+        if slots.isEmpty || runningCommands > 0 { return false }
+        let now = ContinuousClock.now
+        guard let since = idleSince else {
+            idleSince = now
+            return false
+        }
+        guard now - since > .milliseconds(configuration.flushGraceMilliseconds) else { return false }
+        for token in Array(slots.keys) { closeConnection(token) }
+        return true
+    }
+
+    /// Ends the loop: wakes every waiting loop thread (they return) and `run()`.
+    private func endLoop() {
+        loopFinished = true
+        for _ in 0..<followersWaiting { leadership.signal() }
+        followersWaiting = 0
+        loopEnded.signal()
     }
 
     // MARK: Events
@@ -258,6 +421,7 @@ final class Server {
 
     private func complete(_ completion: Completion) {
         runningCommands -= 1
+        if completion.fromPool { poolReads -= 1 }
         if completion.countedAsQuery { context.statistics.pendingQueries.subtract(1, ordering: .relaxed) }
         guard let slot = slots[completion.connection] else { return }
         let actions = slot.connection.completed(completion.reply, outcome: completion.outcome, session: completion.session)
@@ -311,10 +475,8 @@ final class Server {
                     context.statistics.pendingQueries.add(1, ordering: .relaxed)
                 }
                 let counted = isQuery && session.isAuthenticated
-                let startingSession = session
                 runningCommands += 1
-                let table = self.table, context = self.context
-                let completions = self.completions, wakeUp = self.wakeUp
+                let read = CommandJob(connection: token, request: request, session: session, countedAsQuery: counted)
                 // A read that was not quick runs on the CPU-sized pool, first come first
                 // served, so sixteen clients' traversals do not time-slice each other (which
                 // multiplies the slowest one's latency); a write keeps its connection's queue,
@@ -324,15 +486,24 @@ final class Server {
                 } else {
                     false
                 }
-                (reads ? readPool : slot.commands).async {
-                    var session = startingSession
-                    let (reply, outcome) = table.execute(request, session: &session, context: context)
-                    let wasEmpty = completions.push(Completion(connection: token, reply: reply, outcome: outcome,
-                                                               session: session, countedAsQuery: counted))
-                    if wasEmpty { wakeUp.signal() }
+                // The only read running: this loop thread runs it (see the file's header).
+                if reads && mayRunInline() {
+                    inlineRunning = true
+                    pendingInline = read
+                    continue
                 }
+                if reads { poolReads += 1 }
+                dispatch(read, on: reads ? readPool : slot.commands, fromPool: reads)
             }
         }
+    }
+
+    /// Whether a read may run on a loop thread: no other read is running or waiting on the
+    /// pool (a busy server keeps its reads first come, first served there, so that a loop
+    /// thread's read does not time-slice theirs), and another thread can lead meanwhile.
+    private func mayRunInline() -> Bool {
+        !inlineRunning && pendingInline == nil && poolReads == 0 && !stopping
+            && (followersWaiting > 0 || loopThreads < Self.maximumLoopThreads)
     }
 
     /// Writes what can be written, closes a finished connection, updates epoll interest.
