@@ -240,7 +240,7 @@ final class Server: @unchecked Sendable {
                 // No thread to lead meanwhile: a worker runs it after all.
                 inlineRunning = false
                 poolReads += 1
-                dispatch(read, on: readPool, fromPool: true)
+                dispatch(read, on: readPool)
                 return (false, nil, stopping ? 50 : -1)
             }
             if finished { return nil }
@@ -259,15 +259,17 @@ final class Server: @unchecked Sendable {
         return true
     }
 
-    /// Runs `read` on `queue` (a worker), posting its reply to the completion queue.
-    private func dispatch(_ read: CommandJob, on queue: DispatchQueue, fromPool: Bool) {
+    /// Runs `job` (a read, or a connection's write or other command) on `queue`, a worker,
+    /// posting its reply to the completion queue.
+    private func dispatch(_ job: CommandJob, on queue: DispatchQueue) {
         let table = self.table, context = self.context
         let completions = self.completions, wakeUp = self.wakeUp
+        let fromPool = queue === readPool
         queue.async {
-            var session = read.session
-            let (reply, outcome) = table.execute(read.request, session: &session, context: context)
-            let wasEmpty = completions.push(Completion(connection: read.connection, reply: reply, outcome: outcome,
-                                                       session: session, countedAsQuery: read.countedAsQuery,
+            var session = job.session
+            let (reply, outcome) = table.execute(job.request, session: &session, context: context)
+            let wasEmpty = completions.push(Completion(connection: job.connection, reply: reply, outcome: outcome,
+                                                       session: session, countedAsQuery: job.countedAsQuery,
                                                        fromPool: fromPool))
             if wasEmpty { wakeUp.signal() }
         }
@@ -492,7 +494,7 @@ final class Server: @unchecked Sendable {
                     continue
                 }
                 if reads { poolReads += 1 }
-                dispatch(read, on: reads ? readPool : slot.commands, fromPool: reads)
+                dispatch(read, on: reads ? readPool : slot.commands)
             }
         }
     }
