@@ -250,10 +250,10 @@ final class Server: @unchecked Sendable {
     }
 
     /// Makes another thread the leader: a waiting follower, or a new loop thread (false when
-    /// the system refuses one). `perform` chooses a read to run on the loop thread only when
-    /// one of the two is possible.
+    /// there are `maximumLoopThreads` already, or the system refuses one; the leader then
+    /// hands the read to a worker).
     private func handOverLeadership() -> Bool {
-        guard followersWaiting > 0 else { return startLoopThread() }
+        guard followersWaiting > 0 else { return loopThreads < Self.maximumLoopThreads && startLoopThread() }
         followersWaiting -= 1
         leadership.signal()
         return true
@@ -501,10 +501,11 @@ final class Server: @unchecked Sendable {
 
     /// Whether a read may run on a loop thread: no other read is running or waiting on the
     /// pool (a busy server keeps its reads first come, first served there, so that a loop
-    /// thread's read does not time-slice theirs), and another thread can lead meanwhile.
+    /// thread's read does not time-slice theirs). Whether another thread can lead meanwhile is
+    /// the leader's question (`handOverLeadership`): a thread that has just run a read and
+    /// runs its connection's next one leads nothing.
     private func mayRunInline() -> Bool {
         !inlineRunning && pendingInline == nil && poolReads == 0 && !stopping
-            && (followersWaiting > 0 || loopThreads < Self.maximumLoopThreads)
     }
 
     /// Writes what can be written, closes a finished connection, updates epoll interest.
