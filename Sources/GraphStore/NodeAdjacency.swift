@@ -60,6 +60,35 @@ struct NodeAdjacency: Sendable, Equatable {
                              relationshipStart: direction == .outgoing ? s.start + s.count : -1)
     }
 
+    /// The neighbour ids of `type`'s outgoing and incoming segments, by pointer, found in one
+    /// scan of the descriptors: what a 2-hop walk reads of each node it passes, gathered for
+    /// several nodes before any is walked so that their cache misses overlap (Graph+Connections).
+    /// The pointers stay valid while this buffer is neither changed nor freed: for a read of an
+    /// unchanging graph value, the whole read.
+    @inline(__always)
+    func neighborRuns(_ type: RelationshipTypeID) -> NeighborRuns {
+        storage.withUnsafeBufferPointer { words in
+            var runs = NeighborRuns()
+            guard words.count > 0, let base = words.baseAddress else { return runs }
+            let outKey = type.rawValue, inKey = 1 << 31 | type.rawValue
+            let end = 1 + 2 * Int(base[0])
+            var start = end, d = 1
+            while d < end {
+                let key = base[d], count = Int(base[d + 1])
+                if key == outKey {
+                    runs.outgoing = base + start
+                    runs.outgoingCount = count
+                } else if key == inKey {
+                    runs.incoming = base + start
+                    runs.incomingCount = count
+                }
+                start += Self.words(key: key, count: count)
+                d += 2
+            }
+            return runs
+        }
+    }
+
     /// The types with a non-empty list in `direction`, ascending.
     func types(_ direction: Direction) -> [RelationshipTypeID] {
         var result: [RelationshipTypeID] = []
@@ -171,4 +200,18 @@ struct NodeAdjacency: Sendable, Equatable {
     init(words: ContiguousArray<UInt32>) { storage = words }
 
     init() {}
+}
+
+/// One node's outgoing and incoming neighbour ids of one type, as raw pointers into its
+/// adjacency buffer (`NodeAdjacency.neighborRuns`); each run ascending.
+struct NeighborRuns {
+    /// Stands in for the base address of an empty run (never read: its count is 0).
+    @inline(__always) static var empty: UnsafePointer<UInt32> {
+        UnsafePointer(bitPattern: MemoryLayout<UInt32>.alignment)!  // a non-null constant, never dereferenced
+    }
+
+    var outgoing = NeighborRuns.empty
+    var outgoingCount = 0
+    var incoming = NeighborRuns.empty
+    var incomingCount = 0
 }

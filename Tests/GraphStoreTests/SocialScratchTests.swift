@@ -69,6 +69,50 @@ import Testing
         #expect(labels.map(\.mutualFriends) == [n, 2])
     }
 
+    /// Connections against a model built from the friendship pairs alone (not from the graph's
+    /// friend lists) on random graphs dense enough that most users have more friends than the
+    /// 2-hop walk locates at once (it takes them in batches of 16): reversed, repeated and
+    /// self friendships, and FOLLOWS beside FRIEND in every node's buffer. Every user, whole
+    /// rankings and cut ones, on one reused scratch.
+    @Test func connectionsAgreeWithAModelOnDenseRandomGraphs() throws {
+        var seed: UInt64 = 1_124
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33) % bound
+        }
+        var scratch = TraversalScratch()
+        for round in 0..<4 {
+            let n = 90 + next(60)
+            let pairs = (0..<(n * (8 + 4 * round))).map { _ in (next(n), next(n)) }
+            var g = SocialGraphBuilder.users(count: n, friendships: pairs)
+            g.beginTransaction()
+            let follows = g.internRelationshipType("FOLLOWS")
+            for _ in 0..<(n * 4) {
+                _ = try g.createRelationship(type: follows, from: NodeID(next(n)), to: NodeID(next(n)), properties: [])
+            }
+            _ = g.commitTransaction()
+            let s = SocialSchema(graph: g)
+            var friends = [Set<Int>](repeating: [], count: n)
+            for (a, b) in pairs where a != b {
+                friends[a].insert(b)
+                friends[b].insert(a)
+            }
+            for user in 0..<n {
+                var model: [Connection] = []
+                for x in 0..<n where x != user && !friends[user].contains(x) {
+                    let mutual = friends[user].intersection(friends[x]).count
+                    if mutual > 0 { model.append(Connection(node: NodeID(x), mutualFriends: mutual)) }
+                }
+                model.sort { ($1.mutualFriends, $0.node.rawValue) < ($0.mutualFriends, $1.node.rawValue) }
+                #expect(g.connections(of: NodeID(user), schema: s, scratch: &scratch) == model, "round \(round), user \(user)")
+                #expect(g.connections(of: NodeID(user), schema: s, options: ConnectionOptions(limit: 5), scratch: &scratch)
+                        == Array(model.prefix(5)), "round \(round), user \(user), limit 5")
+                #expect(g.connectionCount(of: NodeID(user), schema: s, scratch: &scratch) == model.count)
+            }
+            #expect(scratch.counts.allSatisfy { $0 == 0 })
+        }
+    }
+
     /// Both ranking paths (the bounded heap and the whole-list counting sort) against a model:
     /// random counters on random nodes, a minimum and a filter, every limit shape. The same
     /// scratch is reused throughout, so a counter, bit or histogram slot left behind would change

@@ -21,16 +21,11 @@ struct FriendMerge {
     /// The neighbour last yielded (or the owner, so that a self-loop at the start is skipped).
     var previous: UInt32
 
-    /// Stands in for the base address of an empty list (never read: its count is 0).
-    @inline(__always) private static var empty: UnsafePointer<UInt32> {
-        UnsafePointer(bitPattern: MemoryLayout<UInt32>.alignment)!  // a non-null constant, never dereferenced
-    }
-
     @inline(__always) init(_ graph: Graph, _ node: NodeID, _ friend: RelationshipTypeID?) {
         outgoing = graph.socialAdjacency(of: node, friend, .outgoing)
         incoming = graph.socialAdjacency(of: node, friend, .incoming)
-        a = outgoing.neighborIDs.withUnsafeBufferPointer { $0.baseAddress } ?? FriendMerge.empty
-        b = incoming.neighborIDs.withUnsafeBufferPointer { $0.baseAddress } ?? FriendMerge.empty
+        a = outgoing.neighborIDs.withUnsafeBufferPointer { $0.baseAddress } ?? NeighborRuns.empty
+        b = incoming.neighborIDs.withUnsafeBufferPointer { $0.baseAddress } ?? NeighborRuns.empty
         na = outgoing.count
         nb = incoming.count
         owner = node.rawValue
@@ -88,41 +83,10 @@ struct FriendMerge {
     /// Calls `body` with every remaining friend id, ascending: the branch-light loop of the
     /// 2-hop kernels (the merge step picks a side with a conditional move, not a jump).
     @inline(__always) mutating func forEachID(_ body: (UInt32) -> Void) {
-        var prev = previous
-        let me = owner
-        // Lists that do not interleave (always the case when each pair is stored from the lower
-        // id to the higher, as imports do) are walked one after the other: no merge at all.
-        if i == 0 && j == 0 && na > 0 && nb > 0 {
-            if b[nb - 1] < a[0] {
-                Self.walk(b, nb, &prev, me, body)
-                Self.walk(a, na, &prev, me, body)
-                i = na; j = nb; previous = prev
-                return
-            }
-            if a[na - 1] < b[0] {
-                Self.walk(a, na, &prev, me, body)
-                Self.walk(b, nb, &prev, me, body)
-                i = na; j = nb; previous = prev
-                return
-            }
-        }
-        while i < na && j < nb {
-            let x = a[i], y = b[j]
-            let takeA = x <= y
-            let n = takeA ? x : y
-            i &+= takeA ? 1 : 0
-            j &+= takeA ? 0 : 1
-            if n != prev { prev = n; if n != me { body(n) } }
-        }
-        while i < na {
-            let n = a[i]; i &+= 1
-            if n != prev { prev = n; if n != me { body(n) } }
-        }
-        while j < nb {
-            let n = b[j]; j &+= 1
-            if n != prev { prev = n; if n != me { body(n) } }
-        }
-        previous = prev
+        let rest = NeighborRuns(outgoing: a + i, outgoingCount: na - i, incoming: b + j, incomingCount: nb - j)
+        previous = rest.forEachFriend(of: owner, after: previous, body)
+        i = na
+        j = nb
     }
 
     /// Every entry of one sorted list, adjacent duplicates and the owner skipped.
@@ -133,5 +97,41 @@ struct FriendMerge {
             let x = p[k]; k &+= 1
             if x != prev { prev = x; if x != me { body(x) } }
         }
+    }
+}
+
+extension NeighborRuns {
+    /// Calls `body` with the merge of the two runs, ascending, skipping `owner` (a self-loop),
+    /// repeats, and anything not above `previous` that equals it: a node's friends, when the runs
+    /// are its FRIEND lists. Returns the last id seen (FriendMerge's `previous`).
+    @inline(__always) func forEachFriend(of owner: UInt32, after previous: UInt32, _ body: (UInt32) -> Void) -> UInt32 {
+        let a = outgoing, na = outgoingCount, b = incoming, nb = incomingCount
+        var prev = previous
+        // Lists that do not interleave (always the case when each pair is stored from the lower
+        // id to the higher, as imports do) are walked one after the other: no merge at all.
+        if na > 0 && nb > 0 {
+            if b[nb - 1] < a[0] {
+                FriendMerge.walk(b, nb, &prev, owner, body)
+                FriendMerge.walk(a, na, &prev, owner, body)
+                return prev
+            }
+            if a[na - 1] < b[0] {
+                FriendMerge.walk(a, na, &prev, owner, body)
+                FriendMerge.walk(b, nb, &prev, owner, body)
+                return prev
+            }
+        }
+        var i = 0, j = 0
+        while i < na && j < nb {
+            let x = a[i], y = b[j]
+            let takeA = x <= y
+            let n = takeA ? x : y
+            i &+= takeA ? 1 : 0
+            j &+= takeA ? 0 : 1
+            if n != prev { prev = n; if n != owner { body(n) } }
+        }
+        FriendMerge.walk(a + i, na - i, &prev, owner, body)
+        FriendMerge.walk(b + j, nb - j, &prev, owner, body)
+        return prev
     }
 }

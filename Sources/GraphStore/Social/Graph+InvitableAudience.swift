@@ -64,9 +64,10 @@ extension Graph {
             if c & AudienceCounter.excluded != 0 { return nil }
             if c & AudienceCounter.friend != 0 { return friendBucket + Int(c & AudienceCounter.count) }
             return connections ? Int(c) : nil
-        }, row: { node, c in
-            AudienceMember(node: NodeID(rawValue: node), kind: c & AudienceCounter.friend != 0 ? .friend : .connection,
-                           mutualFriends: Int(c & AudienceCounter.count))
+        }, row: { node, b in
+            // A friend's bucket is above every connection's: its count is what is over `friendBucket`.
+            b >= friendBucket ? AudienceMember(node: NodeID(rawValue: node), kind: .friend, mutualFriends: b - friendBucket)
+                : AudienceMember(node: NodeID(rawValue: node), kind: .connection, mutualFriends: b)
         })
         return members  // the ranking zeroed the counters
     }

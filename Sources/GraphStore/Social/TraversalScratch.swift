@@ -16,8 +16,9 @@ public struct TraversalScratch: Sendable {
     var marks: [UInt32] = []
     var epoch: UInt32 = 0
     /// Nodes whose counter is non-zero, in first-touch order: the first `touchedCount` slots.
-    /// Sized to the node capacity (a node enters once, when its counter leaves zero), so the hot
-    /// loop stores without a capacity check.
+    /// Sized to the node capacity plus one (a node enters once, when its counter leaves zero),
+    /// so the hot loop stores without a capacity check, and may store every node it steps on
+    /// into the next slot, counting it only on a first touch: no branch to mispredict.
     var touchedSlots: [UInt32] = []
     var touchedCount = 0
     /// Ranking keys for top-k selection, reused between queries.
@@ -47,7 +48,7 @@ public struct TraversalScratch: Sendable {
         if counts.count < capacity {
             counts.append(contentsOf: repeatElement(0, count: capacity - counts.count))
             marks.append(contentsOf: repeatElement(0, count: capacity - marks.count))
-            touchedSlots.append(contentsOf: repeatElement(0, count: capacity - touchedSlots.count))
+            touchedSlots.append(contentsOf: repeatElement(0, count: capacity + 1 - touchedSlots.count))
             let words = (capacity + 63) / 64
             touchedBits.append(contentsOf: repeatElement(0, count: words - touchedBits.count))
         }
