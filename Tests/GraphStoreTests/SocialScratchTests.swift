@@ -12,14 +12,18 @@ import Testing
     let schema = SocialSchema(graph: EgoFacebook.graph)
 
     @Test func answersDoNotDependOnEarlierQueriesOrOnTheEpochWrapping() {
+        // Connections count into the counters; relationship labels mark friends with epochs.
+        let users = [0, 107, 1684, 3980], listed = (0..<40).map { NodeID($0 * 97) }
         var fresh = TraversalScratch()
-        let expected = [0, 107, 1684, 3980].map { graph.connections(of: NodeID($0), schema: schema, options: ConnectionOptions(limit: 20), scratch: &fresh) }
+        let expected = users.map { graph.connections(of: NodeID($0), schema: schema, options: ConnectionOptions(limit: 20), scratch: &fresh) }
+        let expectedLabels = users.map { graph.relations(of: NodeID($0), to: listed, schema: schema, scratch: &fresh) }
         var reused = TraversalScratch()
         reused.epoch = UInt32.max - 3  // the next few queries wrap the 32-bit epoch
         for _ in 0..<3 {
-            for (i, u) in [0, 107, 1684, 3980].enumerated() {
+            for (i, u) in users.enumerated() {
                 #expect(graph.connections(of: NodeID(u), schema: schema, options: ConnectionOptions(limit: 20), scratch: &reused) == expected[i])
                 #expect(reused.touched.isEmpty)
+                #expect(graph.relations(of: NodeID(u), to: listed, schema: schema, scratch: &reused) == expectedLabels[i])
             }
         }
         #expect(reused.counts.allSatisfy { $0 == 0 })
@@ -138,7 +142,7 @@ import Testing
                 .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             for limit in [nil, 1, 50, TraversalScratch.heapRankingLimit, TraversalScratch.heapRankingLimit + 1, 3_000] {
                 for node in increments { scratch.increment(node) }
-                let ranked = scratch.rankTouched(limit: limit, minimum: minimum, keep)
+                let ranked = scratch.rankTouched(limit: limit, minimum: minimum) { node, _ in keep(node) }
                 scratch.resetCounts()
                 let cut = expected.prefix(limit ?? Int.max)
                 #expect(ranked.map(\.node) == cut.map(\.key), "\(touchedNodes) touched, limit \(String(describing: limit))")

@@ -35,12 +35,12 @@ extension Graph {
     public func connections(of user: NodeID, schema: SocialSchema, options: ConnectionOptions = ConnectionOptions(),
                             scratch: inout TraversalScratch) -> [Connection] {
         guard contains(user) else { return [] }
-        let mark = scratch.begin(on: self)
-        markSelfAndFriends(user, schema: schema, mark: mark, scratch: &scratch)
+        flagSelfAndFriends(user, schema: schema, scratch: &scratch)
         countFriendsOfFriends(of: user, schema: schema, scratch: &scratch)
-        let marks = scratch.marks
         // The ranking ends the counting: every counter is zero again.
-        let result = scratch.rankTouched(limit: options.limit, minimum: options.minimumMutual) { marks[Int($0)] != mark }
+        let result = scratch.rankTouched(limit: options.limit, minimum: options.minimumMutual) { _, c in
+            c & CounterFlags.excluded == 0
+        }
         return result.map { Connection(node: NodeID(rawValue: $0.node), mutualFriends: $0.count) }
     }
 
@@ -48,27 +48,27 @@ extension Graph {
     /// - Complexity: O(Σ deg(f)).
     public func connectionCount(of user: NodeID, schema: SocialSchema, scratch: inout TraversalScratch) -> Int {
         guard contains(user) else { return 0 }
-        let mark = scratch.begin(on: self)
-        markSelfAndFriends(user, schema: schema, mark: mark, scratch: &scratch)
+        flagSelfAndFriends(user, schema: schema, scratch: &scratch)
         countFriendsOfFriends(of: user, schema: schema, scratch: &scratch)
         var n = 0
-        for node in scratch.touched where scratch.marks[Int(node)] != mark { n += 1 }
+        for node in scratch.touched where scratch.counts[Int(node)] & CounterFlags.excluded == 0 { n += 1 }
         scratch.resetCounts()
         return n
     }
 
-    /// Marks `user` and its friends with `mark` (the nodes a connection may not be).
-    @inline(__always) func markSelfAndFriends(_ user: NodeID, schema: SocialSchema, mark: UInt32,
-                                              scratch: inout TraversalScratch) {
-        scratch.marks[user.index] = mark
+    /// Flags `user` and its friends as excluded in their counters (the nodes a connection may not
+    /// be), so that ranking needs no other array.
+    @inline(__always) func flagSelfAndFriends(_ user: NodeID, schema: SocialSchema, scratch: inout TraversalScratch) {
+        scratch.grow(to: socialNodeCapacity)
+        scratch.setFlags(user.rawValue, CounterFlags.excluded)
         var friends = FriendMerge(self, user, schema.friend)
-        while let f = friends.nextID() { scratch.marks[Int(f)] = mark }
+        while let f = friends.nextID() { scratch.setFlags(f, CounterFlags.excluded) }
     }
 
     /// Counts, for every node two FRIEND hops from `user`, the friends of `user` it is adjacent
     /// to (= its mutual friends with `user`). Everything reached is counted, `user` and its
     /// friends included (a friend's counter is its mutual count too): callers drop what they
-    /// must not report by its mark when they read the touched list, so the hot loop makes one
+    /// must not report by the flags in its counter (CounterFlags), so the hot loop makes one
     /// random memory access per step (the counter), as the C floor does.
     ///
     /// Reaching a friend's list costs two dependent cache misses (its node record, then its
@@ -130,18 +130,19 @@ extension TraversalScratch {
     /// keeping a heap of the best k.
     static let heapRankingLimit = 1_024
 
-    /// The touched nodes with counter ≥ `minimum` that pass `keep`, by counter descending then id
+    /// The touched nodes with counter ≥ `minimum` that pass `keep` (given the node and its
+    /// counter), by counter descending then id
     /// ascending, at most `limit`. For a small limit a k-bounded min-heap of packed keys (count,
     /// inverted id) keeps it O(touched · log k); otherwise `rankAllTouched` orders every node in
     /// linear time. No allocation beyond the answer. Ends the query's counting, as
     /// `rankAllTouched` does: every counter is zero again and the touched list empty.
-    mutating func rankTouched(limit: Int?, minimum: Int, _ keep: (UInt32) -> Bool) -> [RankedNode] {
+    mutating func rankTouched(limit: Int?, minimum: Int, _ keep: (_ node: UInt32, _ counter: UInt32) -> Bool) -> [RankedNode] {
         let k = limit ?? Int.max
         guard k > 0 else { return [] }
         let floor = UInt32(clamping: max(minimum, 1))
         if k > Self.heapRankingLimit {
             // Ends the counting (the caller's resetCounts then has nothing left to zero).
-            return rankAllTouched(limit: limit, bucket: { node, c in c >= floor && keep(node) ? Int(c) : nil },
+            return rankAllTouched(limit: limit, bucket: { node, c in c >= floor && keep(node, c) ? Int(c) : nil },
                                   row: { node, b in RankedNode(node: node, count: b) })
         }
         keys.removeAll(keepingCapacity: true)
@@ -154,7 +155,7 @@ extension TraversalScratch {
                 for node in slots[0..<n] {
                     let c = counts[Int(node)]
                     counts[Int(node)] = 0
-                    guard c >= floor, keep(node) else { continue }
+                    guard c >= floor, keep(node, c) else { continue }
                     let key = UInt64(c) << 32 | UInt64(UInt32.max - node)
                     if keys.count < k {
                         keys.append(key)

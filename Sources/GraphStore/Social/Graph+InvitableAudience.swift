@@ -46,23 +46,23 @@ extension Graph {
                                   scratch: inout TraversalScratch) -> [AudienceMember] {
         guard let host = host ?? self.host(of: event, schema: schema), contains(host) else { return [] }
         // What a node is to the host goes into its counter's top bits, beside the count the 2-hop
-        // walk adds, so ranking the audience reads one array (AudienceCounter). No marks: no epoch.
+        // walk adds, so ranking the audience reads one array (CounterFlags). No marks: no epoch.
         scratch.grow(to: socialNodeCapacity)
         var friendCount = 0
         var friends = FriendMerge(self, host, schema.friend)
         while let f = friends.nextID() {
-            scratch.setFlags(f, AudienceCounter.friend)
+            scratch.setFlags(f, CounterFlags.friend)
             friendCount += 1
         }
-        forEachExcluded(event: event, host: host, schema: schema) { scratch.setFlags($0.rawValue, AudienceCounter.excluded) }
+        forEachExcluded(event: event, host: host, schema: schema) { scratch.setFlags($0.rawValue, CounterFlags.excluded) }
         // Counts every node adjacent to a friend of the host, friends included: a friend's
         // counter is then its mutual count with the host too.
         countFriendsOfFriends(of: host, schema: schema, scratch: &scratch)
         // Friends rank above every connection: a connection's count is at most `friendCount`.
         let friendBucket = friendCount + 1, connections = options.hops >= 2
         let members = scratch.rankAllTouched(limit: options.limit, bucket: { _, c in
-            if c & AudienceCounter.excluded != 0 { return nil }
-            if c & AudienceCounter.friend != 0 { return friendBucket + Int(c & AudienceCounter.count) }
+            if c & CounterFlags.excluded != 0 { return nil }
+            if c & CounterFlags.friend != 0 { return friendBucket + Int(c & CounterFlags.count) }
             return connections ? Int(c) : nil
         }, row: { node, b in
             // A friend's bucket is above every connection's: its count is what is over `friendBucket`.
@@ -104,13 +104,4 @@ extension Graph {
         for a in socialAdjacency(of: host, schema.blocked, .outgoing) { body(a) }
         for a in socialAdjacency(of: host, schema.blocked, .incoming) { body(a) }
     }
-}
-
-/// The audience's counter layout: the low 30 bits count mutual friends, the top two say what
-/// the node is to the host. Set before the 2-hop walk, so the walk's "counter was zero" test
-/// never lists a flagged node twice.
-enum AudienceCounter {
-    static let friend: UInt32 = 1 << 31
-    static let excluded: UInt32 = 1 << 30
-    static let count: UInt32 = (1 << 30) - 1
 }

@@ -97,3 +97,16 @@ extension Graph {
     /// The number of node slots (live or free): every NodeID is below it.
     var socialNodeCapacity: Int { nodes.count }
 }
+
+/// The counters' layout when a kernel flags nodes before counting: the low 30 bits count (mutual
+/// friends), the top two say what the node is to the user. Flags are set before the 2-hop walk,
+/// so the walk's "counter was zero" test never lists a flagged node twice, and a ranking learns
+/// what a node is from the counter it reads anyway: no second array read at random (marks).
+enum CounterFlags {
+    /// A friend of the user (the audience lists friends apart).
+    static let friend: UInt32 = 1 << 31
+    /// Never listed: the user itself, and for the audience anyone excluded; for connections,
+    /// the user's friends too.
+    static let excluded: UInt32 = 1 << 30
+    static let count: UInt32 = (1 << 30) - 1
+}
