@@ -79,11 +79,8 @@ import Testing
     /// self friendships, and FOLLOWS beside FRIEND in every node's buffer. Every user, whole
     /// rankings and cut ones, on one reused scratch.
     @Test func connectionsAgreeWithAModelOnDenseRandomGraphs() throws {
-        var seed: UInt64 = 1_124
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int(seed >> 33) % bound
-        }
+        var random = SeededGenerator(seed: 1_124)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         var scratch = TraversalScratch()
         for round in 0..<4 {
             let n = 90 + next(60)
