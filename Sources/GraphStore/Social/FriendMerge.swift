@@ -88,22 +88,12 @@ struct FriendMerge {
         i = na
         j = nb
     }
-
-    /// Every entry of one sorted list, adjacent duplicates and the owner skipped.
-    @inline(__always) static func walk(_ p: UnsafePointer<UInt32>, _ n: Int, _ prev: inout UInt32, _ me: UInt32,
-                                       _ body: (UInt32) -> Void) {
-        var k = 0
-        while k < n {
-            let x = p[k]; k &+= 1
-            if x != prev { prev = x; if x != me { body(x) } }
-        }
-    }
 }
 
 extension NeighborRuns {
-    /// Calls `body` with the merge of the two runs, ascending, skipping `owner` (a self-loop),
-    /// repeats, and anything not above `previous` that equals it: a node's friends, when the runs
-    /// are its FRIEND lists. Returns the last id seen (FriendMerge's `previous`).
+    /// Calls `body` with the merge of the two runs, ascending, skipping `owner` (a self-loop) and
+    /// repeats (`previous` is the id seen last before, skipped too): a node's friends, when the
+    /// runs are its FRIEND lists. Returns the id seen last (FriendMerge's `previous`).
     @inline(__always) func forEachFriend(of owner: UInt32, after previous: UInt32, _ body: (UInt32) -> Void) -> UInt32 {
         let a = outgoing, na = outgoingCount, b = incoming, nb = incomingCount
         var prev = previous
@@ -111,13 +101,13 @@ extension NeighborRuns {
         // id to the higher, as imports do) are walked one after the other: no merge at all.
         if na > 0 && nb > 0 {
             if b[nb - 1] < a[0] {
-                FriendMerge.walk(b, nb, &prev, owner, body)
-                FriendMerge.walk(a, na, &prev, owner, body)
+                Self.walk(b, nb, &prev, owner, body)
+                Self.walk(a, na, &prev, owner, body)
                 return prev
             }
             if a[na - 1] < b[0] {
-                FriendMerge.walk(a, na, &prev, owner, body)
-                FriendMerge.walk(b, nb, &prev, owner, body)
+                Self.walk(a, na, &prev, owner, body)
+                Self.walk(b, nb, &prev, owner, body)
                 return prev
             }
         }
@@ -130,8 +120,18 @@ extension NeighborRuns {
             j &+= takeA ? 0 : 1
             if n != prev { prev = n; if n != owner { body(n) } }
         }
-        FriendMerge.walk(a + i, na - i, &prev, owner, body)
-        FriendMerge.walk(b + j, nb - j, &prev, owner, body)
+        Self.walk(a + i, na - i, &prev, owner, body)
+        Self.walk(b + j, nb - j, &prev, owner, body)
         return prev
+    }
+
+    /// Every entry of one sorted run, adjacent duplicates and the owner skipped.
+    @inline(__always) private static func walk(_ p: UnsafePointer<UInt32>, _ n: Int, _ prev: inout UInt32, _ me: UInt32,
+                                               _ body: (UInt32) -> Void) {
+        var k = 0
+        while k < n {
+            let x = p[k]; k &+= 1
+            if x != prev { prev = x; if x != me { body(x) } }
+        }
     }
 }

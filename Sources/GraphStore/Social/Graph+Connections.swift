@@ -131,10 +131,9 @@ extension TraversalScratch {
     static let heapRankingLimit = 1_024
 
     /// The touched nodes with counter ≥ `minimum` that pass `keep` (given the node and its
-    /// counter), by counter descending then id
-    /// ascending, at most `limit`. For a small limit a k-bounded min-heap of packed keys (count,
-    /// inverted id) keeps it O(touched · log k); otherwise `rankAllTouched` orders every node in
-    /// linear time. No allocation beyond the answer. Ends the query's counting, as
+    /// counter), by counter descending then id ascending, at most `limit`. For a small limit a
+    /// k-bounded min-heap of packed keys (count, inverted id) keeps it O(touched · log k);
+    /// otherwise `rankAllTouched` orders every node in linear time. No allocation beyond the answer. Ends the query's counting, as
     /// `rankAllTouched` does: every counter is zero again and the touched list empty.
     mutating func rankTouched(limit: Int?, minimum: Int, _ keep: (_ node: UInt32, _ counter: UInt32) -> Bool) -> [RankedNode] {
         let k = limit ?? Int.max
