@@ -69,7 +69,7 @@ enum EmbeddedCommand {
         progress("reference answers for the sample")
         let plan = MixPlan(samples: samples, reference: reference)
         report.samples = samples
-        for op in Operation.allCases { report.expectedDigests[op.rawValue] = plan.expected[op]?.map(Canonical.digest) }
+        for op in Operation.allCases { report.expectedDigests[op.rawValue] = plan.expected[op]?.map(Canonical.hexDigest) }
         report.audienceCounts = plan.audienceCounts
 
         let mix = try EmbeddedMix(store: store, engine: QueryEngine(), plan: plan)
@@ -119,11 +119,12 @@ enum EmbeddedCommand {
     }
 
     /// Warm-up, then every sample once per pass (or until the budget runs out), each answer
-    /// checked. With several passes the warm-up is one untimed pass over the whole sample: the
+    /// checked by its digest (no text built between timed calls). With several passes the warm-up is one untimed pass over the whole sample: the
     /// C floor's protocol (social_limit.c), so the two are timed alike.
     static func measure(_ mix: EmbeddedMix, _ op: Operation, _ form: Form, warmup: Int, passes: Int = 1, budget: Double,
                         scratch: inout TraversalScratch) -> OperationResult {
         let expected = mix.plan.expected[op] ?? []
+        let digests = mix.plan.expectedDigests[op] ?? []
         var failures: [String] = []
         var mismatches = 0
         var truncated = false
@@ -141,10 +142,10 @@ enum EmbeddedCommand {
                 do {
                     let (ns, answer) = try mix.call(op, form, i, scratch: &scratch)
                     latencies.append(ns)
-                    if answer != expected[i] {
+                    if Canonical.digest(answer) != digests[i] {
                         mismatches += 1
                         if failures.count < 3 {
-                            failures.append("sample \(i): expected \(expected[i].prefix(160)) got \(answer.prefix(160))")
+                            failures.append("sample \(i): expected \(expected[i].prefix(160)) got \(Canonical.text(answer).prefix(160))")
                         }
                     }
                 } catch {

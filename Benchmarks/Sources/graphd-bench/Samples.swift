@@ -1,6 +1,5 @@
 // Samples.swift — the fixed, seeded sample every engine is measured on (written into the result
-// JSON so the peer scripts replay exactly the same calls), and the canonical text of an answer
-// that graphd, the reference and the peers are compared by.
+// JSON so the peer scripts replay exactly the same calls).
 
 import SocialData
 
@@ -69,28 +68,5 @@ struct Samples: Codable, Sendable {
         if !data.invitedUser.isEmpty {
             for _ in 0..<others { feedUsers.append(Int(data.invitedUser[random.below(data.invitedUser.count)])) }
         }
-    }
-}
-
-/// Canonical answers: one line of text per answer, identical for equal answers in any engine.
-enum Canonical {
-    static func ids(_ ids: [Int]) -> String { ids.sorted().map(String.init).joined(separator: ",") }
-    static func ranked(_ rows: [(id: Int, mutual: Int)]) -> String { rows.map { "\($0.id):\($0.mutual)" }.joined(separator: ";") }
-    static func labels(_ rows: [(id: Int, kind: String, mutual: Int, sent: Bool, received: Bool)]) -> String {
-        rows.map { "\($0.id):\($0.kind):\($0.mutual):\($0.sent ? 1 : 0)\($0.received ? 1 : 0)" }.joined(separator: ";")
-    }
-    static func audience(_ rows: [(id: Int, kind: String, mutual: Int)]) -> String {
-        rows.map { "\($0.id):\($0.kind):\($0.mutual)" }.joined(separator: ";")
-    }
-    static func feed(_ rows: [(event: Int, attending: Bool, hostKind: String, hostMutual: Int)]) -> String {
-        rows.map { "\($0.event):\($0.attending ? 1 : 0):\($0.hostKind):\($0.hostMutual)" }.joined(separator: ";")
-    }
-
-    /// FNV-1a 64-bit in hex: short digests for the result file (the peer scripts compute the same).
-    static func digest(_ text: String) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

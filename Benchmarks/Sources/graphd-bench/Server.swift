@@ -178,9 +178,9 @@ enum ServerCommand {
                 let elapsed = nowNanoseconds() - t0
                 let answer = try rows(reply)
                 tally.latencies[op.rawValue, default: []].append(elapsed)
-                let got = MixPlan.canonical(op, rows: answer)
-                if got != setup.plan.expected[op]![i] {
-                    tally.record(error: op.rawValue, "\(op.rawValue) sample \(i): expected \(setup.plan.expected[op]![i].prefix(120)) got \(got.prefix(120))")
+                let write: MixAnswer = { MixPlan.canonical(op, rows: answer, into: &$0) }
+                if Canonical.digest(write) != setup.plan.expectedDigests[op]![i] {
+                    tally.record(error: op.rawValue, "\(op.rawValue) sample \(i): expected \(setup.plan.expected[op]![i].prefix(120)) got \(Canonical.text(write).prefix(120))")
                 }
             } catch {
                 tally.record(error: op.rawValue, "\(op.rawValue) sample \(i): \(error)")

@@ -1,6 +1,6 @@
 // SocialMix.swift — the social query mix: each operation in up to three forms (the Swift kernel,
 // the `CALL social.*` procedure, plain Cypher), run against one store, each call timed and its
-// answer turned into canonical text to be compared with the reference's.
+// answer written in canonical form (Canonical.swift) to be compared with the reference's.
 
 import GraphQuery
 import GraphStore
@@ -88,10 +88,16 @@ enum MixQueries {
     }
 }
 
+/// A call's answer, deferred: writes the answer's canonical form (after the clock stops).
+typealias MixAnswer = (inout CanonicalWriter) -> Void
+
 /// The inputs and expected answers of each operation, in sample order.
 struct MixPlan: Sendable {
     let samples: Samples
+    /// The reference's answers in canonical text (for the report of a mismatch)…
     let expected: [Operation: [String]]
+    /// …and their digests, which every timed answer is checked against.
+    let expectedDigests: [Operation: [UInt64]]
     /// Size of the invitable audience per sampled event: the peers' query (d).
     let audienceCounts: [Int]
 
@@ -99,48 +105,49 @@ struct MixPlan: Sendable {
         self.samples = samples
         var expected: [Operation: [String]] = [:]
         let data = reference.data
-        expected[.lookup] = samples.users.map { "\(data.names[$0])|\(data.usernames[$0])" }
-        expected[.friends] = samples.users.map { Canonical.ids(reference.friends($0).map { Int($0) }) }
-        expected[.connections] = samples.users.map { Canonical.ranked(Array(reference.connections($0).prefix(50))) }
-        expected[.mutual] = samples.pairs.map { Canonical.ids(reference.mutualFriends($0[0], $0[1])) }
+        let text = Canonical.text
+        expected[.lookup] = samples.users.map { u in text { Canonical.lookup(CollectionOfOne((data.names[u], data.usernames[u])), into: &$0) } }
+        expected[.friends] = samples.users.map { u in text { Canonical.ids(reference.friends(u).lazy.map { Int($0) }, into: &$0) } }
+        expected[.connections] = samples.users.map { u in
+            text { Canonical.ranked(reference.connections(u).prefix(50).lazy.map { ($0.id, $0.mutual) }, into: &$0) }
+        }
+        expected[.mutual] = samples.pairs.map { p in text { Canonical.ids(reference.mutualFriends(p[0], p[1]), into: &$0) } }
         expected[.relationships] = zip(samples.labelViewers, samples.labelLists).map { viewer, users in
-            Canonical.labels(users.map { u in
-                let r = reference.relation(viewer, u)
-                let other = u != viewer
-                return (u, r.kind.rawValue, r.mutual, other && reference.hasRequest(from: viewer, to: u),
-                        other && reference.hasRequest(from: u, to: viewer))
-            })
+            text { w in
+                Canonical.labels(users.lazy.map { u in
+                    let r = reference.relation(viewer, u)
+                    let other = u != viewer
+                    return (u, r.kind.rawValue, r.mutual, other && reference.hasRequest(from: viewer, to: u),
+                            other && reference.hasRequest(from: u, to: viewer))
+                }, into: &w)
+            }
         }
         var counts: [Int] = []
         expected[.audience] = samples.events.map { e in
             let rows = reference.audience(e)
             counts.append(rows.count)
-            return Canonical.audience(rows.map { ($0.id, $0.kind.rawValue, $0.mutual) })
+            return text { Canonical.audience(rows.lazy.map { ($0.id, $0.kind.rawValue, $0.mutual) }, into: &$0) }
         }
         audienceCounts = counts
         expected[.feed] = samples.feedUsers.map { u in
-            Canonical.feed(reference.feed(u).map { ($0.event, $0.attending, $0.hostKind.rawValue, $0.hostMutual) })
+            text { Canonical.feed(reference.feed(u).lazy.map { ($0.event, $0.attending, $0.hostKind.rawValue, $0.hostMutual) }, into: &$0) }
         }
         self.expected = expected
+        expectedDigests = expected.mapValues { answers in answers.map { t in Canonical.digest { $0.string(t) } } }
     }
 
     func count(_ op: Operation) -> Int { expected[op]?.count ?? 0 }
 
-    /// The canonical text of a query's rows (the RETURN columns of `MixQueries`' texts).
-    static func canonical(_ op: Operation, rows: [[ResultValue]]) -> String {
+    /// Writes the canonical form of a query's rows (the RETURN columns of `MixQueries`' texts).
+    static func canonical(_ op: Operation, rows: [[ResultValue]], into w: inout CanonicalWriter) {
         switch op {
-        case .lookup:
-            return rows.map { "\(text0($0[0]))|\(text0($0[1]))" }.joined(separator: "\n")
-        case .friends, .mutual:
-            return Canonical.ids(rows.map { int0($0[0]) })
-        case .connections:
-            return Canonical.ranked(rows.map { (int0($0[0]), int0($0[1])) })
+        case .lookup: Canonical.lookup(rows.lazy.map { (text0($0[0]), text0($0[1])) }, into: &w)
+        case .friends, .mutual: Canonical.ids(rows.lazy.map { int0($0[0]) }, into: &w)
+        case .connections: Canonical.ranked(rows.lazy.map { (int0($0[0]), int0($0[1])) }, into: &w)
         case .relationships:
-            return Canonical.labels(rows.map { (int0($0[0]), text0($0[1]), int0($0[2]), bool0($0[3]), bool0($0[4])) })
-        case .audience:
-            return Canonical.audience(rows.map { (int0($0[0]), text0($0[1]), int0($0[2])) })
-        case .feed:
-            return Canonical.feed(rows.map { (int0($0[0]), bool0($0[1]), text0($0[2]), int0($0[3])) })
+            Canonical.labels(rows.lazy.map { (int0($0[0]), text0($0[1]), int0($0[2]), bool0($0[3]), bool0($0[4])) }, into: &w)
+        case .audience: Canonical.audience(rows.lazy.map { (int0($0[0]), text0($0[1]), int0($0[2])) }, into: &w)
+        case .feed: Canonical.feed(rows.lazy.map { (int0($0[0]), bool0($0[1]), text0($0[2]), int0($0[3])) }, into: &w)
         }
     }
 
@@ -163,7 +170,7 @@ struct MixCallError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Runs one call of the mix against an in-process store and returns (nanoseconds, canonical answer).
+/// Runs one call of the mix against an in-process store and returns (nanoseconds, answer).
 struct EmbeddedMix: Sendable {
     let store: GraphStore
     let engine: QueryEngine
@@ -190,13 +197,13 @@ struct EmbeddedMix: Sendable {
         (schema, userLabel, eventLabel, idKey, nameKey, usernameKey) = (ids.0, user, ids.2 ?? LabelID(rawValue: .max), id, name, username)
     }
 
-    func call(_ op: Operation, _ form: Form, _ i: Int, scratch: inout TraversalScratch) throws -> (UInt64, String) {
+    func call(_ op: Operation, _ form: Form, _ i: Int, scratch: inout TraversalScratch) throws -> (UInt64, MixAnswer) {
         form == .kernel ? kernel(op, i, scratch: &scratch) : try query(op, form, i)
     }
 
     // MARK: queries
 
-    private func query(_ op: Operation, _ form: Form, _ i: Int) throws -> (UInt64, String) {
+    private func query(_ op: Operation, _ form: Form, _ i: Int) throws -> (UInt64, MixAnswer) {
         guard let text = MixQueries.text(op, form) else { throw MixCallError(description: "no \(form) form of \(op)") }
         let params = plan.parameters(op, i)
         let t0 = nowNanoseconds()
@@ -207,25 +214,25 @@ struct EmbeddedMix: Sendable {
             throw MixCallError(description: "\(op)/\(form): \(error)")
         }
         let elapsed = nowNanoseconds() - t0
-        return (elapsed, MixPlan.canonical(op, rows: result.rows))
+        return (elapsed, { MixPlan.canonical(op, rows: result.rows, into: &$0) })
     }
 
     // MARK: kernels
 
     /// Times what an app calling the kernel gets: the user (or event) found by its id through
-    /// the index, the kernel's answer, and its nodes mapped back to the app's ids. Turning
-    /// that answer into the text the reference is checked against (`Canonical`) happens after
-    /// the clock stops, as it does for the query forms. The graph is read in place, as the
-    /// query engine reads it (a copy would retain every buffer of the graph).
-    private func kernel(_ op: Operation, _ i: Int, scratch: inout TraversalScratch) -> (UInt64, String) {
+    /// the index, the kernel's answer, and its nodes mapped back to the app's ids. Writing
+    /// that answer in the canonical form the reference is checked against happens after the
+    /// clock stops, as it does for the query forms. The graph is read in place, as the query
+    /// engine reads it (a copy would retain every buffer of the graph).
+    private func kernel(_ op: Operation, _ i: Int, scratch: inout TraversalScratch) -> (UInt64, MixAnswer) {
         let t0 = nowNanoseconds()
-        let answer: () -> String = store.readInPlace { pointer in kernelAnswer(op, i, &pointer.pointee, scratch: &scratch) }
+        let answer = store.readInPlace { pointer in kernelAnswer(op, i, &pointer.pointee, scratch: &scratch) }
         let elapsed = nowNanoseconds() - t0
-        return (elapsed, answer())
+        return (elapsed, answer)
     }
 
-    /// The kernel's answer for sample `i`, with the canonical text deferred (a closure).
-    private func kernelAnswer(_ op: Operation, _ i: Int, _ g: inout Graph, scratch: inout TraversalScratch) -> () -> String {
+    /// The kernel's answer for sample `i`, its canonical form deferred.
+    private func kernelAnswer(_ op: Operation, _ i: Int, _ g: inout Graph, scratch: inout TraversalScratch) -> MixAnswer {
         let s = plan.samples
         let (idKey, userLabel, eventLabel, schema) = (self.idKey, self.userLabel, self.eventLabel, self.schema)
         func node(_ label: LabelID, _ id: Int) -> NodeID? {
@@ -237,38 +244,38 @@ struct EmbeddedMix: Sendable {
         }
         switch op {
         case .lookup:
-            guard let u = node(userLabel, s.users[i]) else { return { "" } }
+            guard let u = node(userLabel, s.users[i]) else { return { _ in } }
             let (name, username) = (g.property(nameKey, of: u), g.property(usernameKey, of: u))
-            return { "\(text0(name))|\(text0(username))" }
+            return { Canonical.lookup(CollectionOfOne((text0(name), text0(username))), into: &$0) }
         case .friends:
-            guard let u = node(userLabel, s.users[i]) else { return { "" } }
+            guard let u = node(userLabel, s.users[i]) else { return { _ in } }
             let ids = g.integerValues(idKey, of: g.friendIDs(of: u, schema: schema))
-            return { Canonical.ids(ids.map { Int($0 ?? -1) }) }
+            return { Canonical.ids(ids.lazy.map { Int($0 ?? -1) }, into: &$0) }
         case .connections:
-            guard let u = node(userLabel, s.users[i]) else { return { "" } }
+            guard let u = node(userLabel, s.users[i]) else { return { _ in } }
             let rows = g.connections(of: u, schema: schema, options: ConnectionOptions(limit: 50), scratch: &scratch)
             let ranked = rows.map { (appID($0.node), $0.mutualFriends) }
-            return { Canonical.ranked(ranked) }
+            return { Canonical.ranked(ranked, into: &$0) }
         case .mutual:
-            guard let a = node(userLabel, s.pairs[i][0]), let b = node(userLabel, s.pairs[i][1]) else { return { "" } }
+            guard let a = node(userLabel, s.pairs[i][0]), let b = node(userLabel, s.pairs[i][1]) else { return { _ in } }
             let ids = g.mutualFriends(a, b, schema: schema).map(appID)
-            return { Canonical.ids(ids) }
+            return { Canonical.ids(ids, into: &$0) }
         case .relationships:
-            guard let v = node(userLabel, s.labelViewers[i]) else { return { "" } }
+            guard let v = node(userLabel, s.labelViewers[i]) else { return { _ in } }
             let users = s.labelLists[i].compactMap { node(userLabel, $0) }
             let rows = g.relations(of: v, to: users, schema: schema, scratch: &scratch)
             let labels = rows.map { (appID($0.user), $0.kind.rawValue, $0.mutualFriends, $0.requestSent, $0.requestReceived) }
-            return { Canonical.labels(labels) }
+            return { Canonical.labels(labels, into: &$0) }
         case .audience:
-            guard let e = node(eventLabel, s.events[i]) else { return { "" } }
+            guard let e = node(eventLabel, s.events[i]) else { return { _ in } }
             let rows = g.invitableAudience(of: e, schema: schema, scratch: &scratch)
             let ids = g.integerValues(idKey, of: rows.map(\.node.rawValue))
-            return { Canonical.audience(zip(ids, rows).map { (Int($0 ?? -1), $1.kind.rawValue, $1.mutualFriends) }) }
+            return { Canonical.audience(zip(ids, rows).lazy.map { (Int($0 ?? -1), $1.kind.rawValue, $1.mutualFriends) }, into: &$0) }
         case .feed:
-            guard let u = node(userLabel, s.feedUsers[i]) else { return { "" } }
+            guard let u = node(userLabel, s.feedUsers[i]) else { return { _ in } }
             let rows = g.invitations(of: u, schema: schema, scratch: &scratch)
             let feed = rows.map { (appID($0.event), $0.attending, $0.hostRelation?.kind.rawValue ?? "null", $0.hostRelation?.mutualFriends ?? 0) }
-            return { Canonical.feed(feed) }
+            return { Canonical.feed(feed, into: &$0) }
         }
     }
 }

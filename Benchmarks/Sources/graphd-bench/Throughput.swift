@@ -13,7 +13,7 @@ enum ReaderThroughput {
     /// With `writer`, one more thread commits transactions meanwhile; its count is in the form's name.
     static func measure(_ mix: EmbeddedMix, _ op: Operation, _ form: Form, threads: Int, seconds: Double,
                         writer: Bool = false, writerRate: Double = 0) -> OperationResult {
-        let expected = mix.plan.expected[op] ?? []
+        let expected = mix.plan.expectedDigests[op] ?? []
         let tallies = Mutex<[(latencies: [UInt64], wrong: Int, failures: [String])]>([])
         let start = nowNanoseconds()
         let end = start + UInt64(seconds * 1e9)
@@ -28,7 +28,7 @@ enum ReaderThroughput {
                     do {
                         let (ns, answer) = try mix.call(op, form, i, scratch: &scratch)
                         latencies.append(ns)
-                        if answer != expected[i] {
+                        if Canonical.digest(answer) != expected[i] {
                             wrong += 1
                             if failures.count < 3 { failures.append("sample \(i): wrong answer") }
                         }
