@@ -144,6 +144,39 @@ import GraphStore
         #expect(procedure.map { $0[2] } == [.bool(true), .bool(false)])
     }
 
+    /// A read-only call and the projection after it run as one step (DirectProjection) when the
+    /// projection ends its stretch. `YIELD … WHERE true` keeps a query on the general path (a
+    /// filtered call is never fused), so each query is checked against its general twin: every
+    /// kind of projected item, SKIP and LIMIT, and what may follow (the result, an aggregation,
+    /// a sort, an earlier variable).
+    @Test func aFusedCallAndProjectionReturnWhatTheGeneralPathReturns() throws {
+        let (store, engine) = try Self.socialStore()
+        let shapes = [
+            "CALL social.friends($u, null) YIELD friend, since {where} RETURN friend.id, friend, since",
+            "CALL social.friends($u, null) YIELD friend, since {where} RETURN friend.id AS id, 1 AS one, $p AS p, friend.id + coalesce(since, 0) AS sum",
+            "CALL social.friends($u, null) YIELD friend, since {where} RETURN CASE WHEN since > 3 THEN 'late' ELSE 'early' END AS kind, friend.missing",
+            "CALL social.friends($u, null) YIELD friend, since {where} RETURN friend.id SKIP 2 LIMIT 3",
+            "CALL social.friends($u, null) YIELD friend {where} RETURN friend.id LIMIT 1",
+            "CALL social.friends($u, null) YIELD friend, since {where} WITH since, friend.id AS id RETURN since, count(id) AS n ORDER BY since",
+            "CALL social.friends($u, null) YIELD friend {where} WITH friend.id AS id, friend RETURN id ORDER BY id DESC LIMIT 4",
+            "MATCH (v:User {id: $u}) CALL social.friends(v, null) YIELD friend {where} RETURN v.id, friend.id, v",
+            "CALL social.connections($u, {limit: 5}) YIELD user, mutual {where} RETURN user.id, mutual",
+            "CALL social.invitableAudience(100, {hops: 2}) YIELD user, relation, mutual {where} RETURN user.id, relation, mutual",
+        ]
+        for user in [0, 1, 17] {
+            let parameters: [String: Value] = ["u": .integer(Int64(user)), "p": .string("x")]
+            for shape in shapes {
+                let fused = try rows(engine, store, shape.replacingOccurrences(of: "{where}", with: ""), parameters)
+                let general = try rows(engine, store, shape.replacingOccurrences(of: "{where}", with: "WHERE true"), parameters)
+                #expect(!fused.isEmpty, "\(shape) for user \(user) returned nothing: nothing compared")
+                #expect(fused == general, "\(shape) for user \(user)")
+            }
+        }
+        // A property of something that is not a node, a relationship or a map fails the same way.
+        let bad = "CALL social.friends(0, null) YIELD friend, since {where} RETURN friend.id.x"
+        #expect(throws: QueryError.self) { try rows(engine, store, bad.replacingOccurrences(of: "{where}", with: "")) }
+    }
+
     @Test func canViewFiltersInWhere() throws {
         let (store, engine) = try Self.socialStore()
         let withFunction = try rows(engine, store, "MATCH (u:User) WHERE social.canView(3, u) RETURN u.id ORDER BY u.id")

@@ -212,7 +212,7 @@ struct StreamState {
     init(_ plan: LogicalPlan) {
         skip = Array(repeating: nil, count: plan.steps.count)
         limit = Array(repeating: nil, count: plan.steps.count)
-        steps = plan.stepBoxes.count == plan.steps.count ? plan.stepBoxes : plan.steps.map { StepBox(step: $0.step, width: $0.width) }
+        steps = plan.stepBoxes.count == plan.steps.count ? plan.stepBoxes : StepBox.boxes(plan.steps)
         if steps.contains(where: \.projectionIsDistinct) { seen = Array(repeating: DistinctRows(), count: steps.count) }
         projected = Array(repeating: [], count: steps.count)
     }
@@ -249,10 +249,21 @@ final class StepBox: Sendable {
     let projectionPredicate: Expression?
     /// A DISTINCT projection that streams (no aggregation, no ORDER BY: Executor.isBreaker).
     let projectionIsDistinct: Bool
+    /// A read-only call whose rows may go straight into the result through the RETURN after it.
+    let directProjection: DirectProjection?
 
-    init(step: PlanStep, width: Int) {
+    /// The steps of a plan, boxed.
+    static func boxes(_ steps: [(step: PlanStep, width: Int)]) -> [StepBox] {
+        steps.indices.map { i in
+            StepBox(step: steps[i].step, width: steps[i].width,
+                    directProjection: i + 1 < steps.count ? DirectProjection(call: steps[i].step, then: steps[i + 1].step) : nil)
+        }
+    }
+
+    init(step: PlanStep, width: Int, directProjection: DirectProjection? = nil) {
         self.step = step
         self.width = width
+        self.directProjection = directProjection
         if case .projection(let projection) = step {
             projectionItems = projection.items.map(\.expression)
             projectionPredicate = projection.predicate
@@ -409,6 +420,12 @@ extension ExecutionContext {
             }
             return true
         case .call(let call):
+            // The call and the projection after it end the stretch: run as one step. (PROFILE
+            // counts each step's rows, so it takes the general path.)
+            if let direct = box.directProjection, index + 2 == end, profiler == nil {
+                return try callThroughProjection(call, Executor.padded(row, to: width), direct, projection: index + 1,
+                                                 &state, &output)
+            }
             var going = true
             try callProcedure(call, Executor.padded(row, to: width)) { (r: Row) throws(QueryError) -> Bool in
                 going = try forward(r, index, end, &state, &output)

@@ -47,13 +47,22 @@ extension ExecutionContext {
             var keys: [RuntimeValue] = []
             keys.reserveCapacity(projected.count * width)
             var sortRow: Row = []
+            /// Slot `slot` of the row the key is evaluated on, read where it lies: as `evaluate`
+            /// reads the joined row (past its end is null).
+            func slotValue(_ slot: Int, _ entry: (output: Row, input: Row)) -> RuntimeValue {
+                let j = slot - entry.output.count
+                return slot < entry.output.count ? entry.output[slot]
+                    : projection.sortSeesInput && j < entry.input.count ? entry.input[j] : .null
+            }
             for entry in projected {
                 for sort in projection.orderBy {
                     if case .slot(let slot) = sort.expression {
-                        // As `evaluate` reads the joined row: past its end is null.
-                        let j = slot - entry.output.count
-                        keys.append(slot < entry.output.count ? entry.output[slot]
-                                    : projection.sortSeesInput && j < entry.input.count ? entry.input[j] : .null)
+                        keys.append(slotValue(slot, entry))
+                    } else if case .function(let call) = sort.expression, let function = call.scalar, call.arguments.count == 1,
+                              case .slot(let slot) = call.arguments[0] {
+                        // A built-in function of one variable (`id(c)`, the social rankings'
+                        // tie-break): its argument read the same way, no joined copy of the row.
+                        keys.append(try callScalar(function, [slotValue(slot, entry)]))
                     } else if projection.sortSeesInput {
                         if sortRow.isEmpty { sortRow = entry.output + entry.input }
                         keys.append(try evaluate(sort.expression, sortRow))

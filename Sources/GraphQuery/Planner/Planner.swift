@@ -32,7 +32,7 @@ enum Planner {
         return LogicalPlan(steps: steps, columns: query.columns, slotNames: query.slotNames, isUpdating: query.isUpdating,
                            parameterNames: query.parameterNames,
                            unions: query.unions.map { ($0.all, plan($0.query)) },
-                           stepBoxes: steps.map { StepBox(step: $0.step, width: $0.width) })
+                           stepBoxes: StepBox.boxes(steps))
     }
 
     static func planMatch(_ match: BoundMatch) -> PlanStep {
