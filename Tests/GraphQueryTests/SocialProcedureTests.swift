@@ -175,6 +175,13 @@ import GraphStore
         // A property of something that is not a node, a relationship or a map fails the same way.
         let bad = "CALL social.friends(0, null) YIELD friend, since {where} RETURN friend.id.x"
         #expect(throws: QueryError.self) { try rows(engine, store, bad.replacingOccurrences(of: "{where}", with: "")) }
+        // A value from before the call is read only for a row that is projected: a user without
+        // friends gets no rows and no error from `k.x`, on either path.
+        _ = try engine.execute("CREATE (:User {id: 999})", on: store)
+        let lonely = "WITH 5 AS k CALL social.friends(999, null) YIELD friend {where} RETURN k.x, friend.id"
+        for variant in ["", "WHERE true"] {
+            #expect(try rows(engine, store, lonely.replacingOccurrences(of: "{where}", with: variant)).isEmpty)
+        }
     }
 
     @Test func canViewFiltersInWhere() throws {

@@ -249,7 +249,8 @@ final class StepBox: Sendable {
     let projectionPredicate: Expression?
     /// A DISTINCT projection that streams (no aggregation, no ORDER BY: Executor.isBreaker).
     let projectionIsDistinct: Bool
-    /// A read-only call whose rows may go straight into the result through the RETURN after it.
+    /// A read-only call and the projection after it, run as one step when that projection ends
+    /// the stretch (ExecutionContext.callThroughProjection).
     let directProjection: DirectProjection?
 
     /// The steps of a plan, boxed.

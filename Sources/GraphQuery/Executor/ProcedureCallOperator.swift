@@ -17,7 +17,7 @@ struct DirectProjection: Sendable {
         /// A property of an output column (a node's, usually).
         case property(column: Int, key: String)
         /// An expression over the input row alone (a literal, a parameter, an earlier variable):
-        /// evaluated once a call.
+        /// evaluated once a call, with the first row it projects.
         case input(Expression)
         /// Any other expression: evaluated for each output row, placed into the row as the
         /// general path would place it.
@@ -139,20 +139,17 @@ extension ExecutionContext {
                                _ state: inout StreamState, _ output: inout [Row]) throws(QueryError) -> Bool {
         let outputs = try readOnlyOutputs(call, row)
         let items = direct.items
-        // What does not change from one output row to the next: the values read from the input
-        // row, and the ids of the property keys (none is created during a read).
-        var fixed = Row(repeating: .null, count: items.count)
+        // The ids of the property keys, once a call (none is created during a read).
         var keys = [PropertyKeyID?](repeating: nil, count: items.count)
         for i in items.indices {
-            switch items[i] {
-            case .input(let expression): fixed[i] = try evaluate(expression, row)
-            case .property(_, let key): keys[i] = withGraph { graph in propertyKeyID(key, in: graph) }
-            case .column, .general: break
-            }
+            if case .property(_, let key) = items[i] { keys[i] = withGraph { graph in propertyKeyID(key, in: graph) } }
         }
         let width = outputs.width
-        var cells = fixed
+        var cells = Row(repeating: .null, count: items.count)
         var current = row  // the general items' row: the input with the outputs placed
+        // The input items are evaluated with the first row projected, in their place among the
+        // items, as the general path evaluates them (no rows, no evaluation, no error).
+        var first = true
         for r in 0..<outputs.count {
             try watchdog.tick()
             if let remaining = state.skip[index], remaining > 0 {
@@ -169,7 +166,7 @@ extension ExecutionContext {
             }
             for i in items.indices {
                 switch items[i] {
-                case .input: continue
+                case .input(let expression): if first { cells[i] = try evaluate(expression, row) }
                 case .general(let expression): cells[i] = try evaluate(expression, current)
                 case .column(let c): cells[i] = c < width ? outputs[r, c] : .null
                 case .property(let c, let key):
@@ -181,6 +178,7 @@ extension ExecutionContext {
                     }
                 }
             }
+            first = false
             // The end of the stretch: into the result, an aggregation or the stretch's output.
             guard try push(cells, index + 1, index + 1, &state, &output) else { return false }
             if !going { return false }
