@@ -34,12 +34,6 @@ struct CanonicalWriter {
     /// The text written so far ("" for a digest-only writer).
     var text: String { bytes.map { String(decoding: $0, as: UTF8.self) } ?? "" }
 
-    /// The digest in 16 lowercase hex digits (the result file's and the peer scripts' form).
-    var hexDigest: String {
-        let hex = String(digest, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
     @inline(__always) mutating func byte(_ b: UInt8) {
         digest = (digest ^ UInt64(b)) &* Self.prime
         if bytes != nil { bytes!.append(b) }
@@ -121,10 +115,9 @@ enum Canonical {
         return w.digest
     }
 
-    /// The digest of a canonical text, in hex.
-    static func hexDigest(_ text: String) -> String {
-        var w = CanonicalWriter()
-        w.string(text)
-        return w.hexDigest
+    /// A digest in 16 lowercase hex digits (the result file's and the peer scripts' form).
+    static func hex(_ digest: UInt64) -> String {
+        let hex = String(digest, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

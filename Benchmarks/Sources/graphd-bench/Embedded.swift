@@ -69,7 +69,7 @@ enum EmbeddedCommand {
         progress("reference answers for the sample")
         let plan = MixPlan(samples: samples, reference: reference)
         report.samples = samples
-        for op in Operation.allCases { report.expectedDigests[op.rawValue] = plan.expected[op]?.map(Canonical.hexDigest) }
+        for op in Operation.allCases { report.expectedDigests[op.rawValue] = plan.expectedDigests[op]?.map(Canonical.hex) }
         report.audienceCounts = plan.audienceCounts
 
         let mix = try EmbeddedMix(store: store, engine: QueryEngine(), plan: plan)

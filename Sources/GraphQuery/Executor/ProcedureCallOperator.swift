@@ -55,6 +55,16 @@ struct DirectProjection: Sendable {
     }
 }
 
+extension BoundCall {
+    /// Places output row `r`'s yielded columns into their slots of `row` (a column past the
+    /// procedure's width is null; a slot yielded twice keeps the last).
+    @inline(__always)
+    func place(_ outputs: ProcedureRows, row r: Int, into row: inout Row) {
+        let width = outputs.width
+        for (column, slot) in self.outputs { row[slot] = column < width ? outputs[r, column] : .null }
+    }
+}
+
 /// A procedure found in the registry, with its declared arguments read once.
 struct ResolvedProcedure {
     let name: String
@@ -97,10 +107,9 @@ extension ExecutionContext {
                      _ emit: (Row) throws(QueryError) -> Bool) throws(QueryError) {
         var current = row
         var emitted = false
-        let width = outputs.width
         for r in 0..<outputs.count {
             try watchdog.tick()
-            for (column, slot) in call.outputs { current[slot] = column < width ? outputs[r, column] : .null }
+            call.place(outputs, row: r, into: &current)
             if let predicate = call.predicate, try evaluate(predicate, current) != .bool(true) { continue }
             emitted = true
             guard try emit(current) else { return }
@@ -162,7 +171,7 @@ extension ExecutionContext {
                 going = remaining > 1
             }
             if direct.needsRow {
-                for (column, slot) in call.outputs { current[slot] = column < width ? outputs[r, column] : .null }
+                call.place(outputs, row: r, into: &current)
             }
             for i in items.indices {
                 switch items[i] {
