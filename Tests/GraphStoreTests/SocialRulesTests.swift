@@ -236,6 +236,24 @@ import GraphStore
         }
     }
 
+    @Test func anAudienceMemberKeepsItsKindAndCountApartInEightBytes() {
+        #expect(MemoryLayout<AudienceMember>.stride == 8)
+        var friend = AudienceMember(node: NodeID(7), kind: .friend, mutualFriends: 4_319)
+        var connection = AudienceMember(node: NodeID(7), kind: .connection, mutualFriends: 4_319)
+        #expect(friend.kind == .friend && friend.mutualFriends == 4_319)
+        #expect(connection.kind == .connection && connection.mutualFriends == 4_319)
+        #expect(friend != connection)
+        // Changing the count keeps the kind, and the other way round (the plain audience form
+        // adds self-loops to friends' counts).
+        friend.mutualFriends += 2
+        #expect(friend.kind == .friend && friend.mutualFriends == 4_321)
+        connection.kind = .friend
+        #expect(connection.mutualFriends == 4_319)
+        connection.kind = .connection
+        connection.mutualFriends = Int(Int32.max)
+        #expect(connection.kind == .connection && connection.mutualFriends == Int(Int32.max))
+    }
+
     @Test func audienceExcludesHostInvitedAttendingAndBlockedEitherWay() throws {
         // Host 0: friends 1, 2, 6, 7; connections 3 (via 1 and 2), 4 (via 6), 5 (via 7), 8 (via 7).
         var g = SocialGraphBuilder.users(count: 9, friendships: [(0, 1), (0, 2), (1, 3), (2, 3), (6, 0), (6, 4), (0, 7), (7, 5), (8, 7), (1, 2)])

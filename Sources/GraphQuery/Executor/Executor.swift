@@ -184,8 +184,17 @@ struct ResultCollector {
         if let limit, result.rowCount >= limit {
             throw QueryError(.runtime, "Query result has more than \(limit) row\(limit == 1 ? "" : "s"), the result-row limit")
         }
-        for value in row.prefix(width) { result.appendCell(ResultValue(value, in: graph)) }
+        for i in 0..<Swift.min(width, row.count) { result.appendCell(ResultValue(row[i], in: graph)) }
         result.endRow()
+    }
+
+    /// Room for `rows` more rows (at most the limit's), when a step knows how many it will hand
+    /// over: the buffer then grows once instead of doubling its way up, copying every row so far.
+    mutating func reserve(rows: Int) {
+        let room = Swift.min(rows, (limit ?? Int.max) - result.rowCount)
+        guard room > 0 else { return }
+        // Never less than double: a call per input row must not regrow the buffer on each.
+        result.reserveCapacity(rows: Swift.max(result.rowCount + room, 2 * result.rowCount), width: width)
     }
 }
 

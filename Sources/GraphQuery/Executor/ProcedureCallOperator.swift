@@ -159,6 +159,10 @@ extension ExecutionContext {
         // The input items are evaluated with the first row projected, in their place among the
         // items, as the general path evaluates them (no rows, no evaluation, no error).
         var first = true
+        if state.collector != nil, state.groups == nil {
+            let rows = Swift.max(0, outputs.count - (state.skip[index] ?? 0))
+            state.collector!.reserve(rows: Swift.min(rows, state.limit[index] ?? Int.max))
+        }
         for r in 0..<outputs.count {
             try watchdog.tick()
             if let remaining = state.skip[index], remaining > 0 {

@@ -18,13 +18,32 @@ public struct AudienceOptions: Sendable, Hashable {
 /// One person the host may invite.
 public struct AudienceMember: Sendable, Hashable {
     public var node: NodeID
-    /// `.friend` or `.connection`.
-    public var kind: SocialRelationKind
-    /// Friends shared with the host.
-    public var mutualFriends: Int
+    /// The mutual count, with `friendBit` set for a friend: a member in 8 bytes, not 16 (a hub's
+    /// audience has tens of thousands, written once and read once).
+    private var packed: UInt32
+    private static let friendBit: UInt32 = 1 << 31
+
+    /// `.friend` or `.connection` (nothing else is stored).
+    public var kind: SocialRelationKind {
+        get { packed & Self.friendBit != 0 ? .friend : .connection }
+        set {
+            precondition(newValue == .friend || newValue == .connection, "an audience member is a friend or a connection, not \(newValue)")
+            packed = newValue == .friend ? packed | Self.friendBit : packed & ~Self.friendBit
+        }
+    }
+
+    /// Friends shared with the host (below 2^31: no node has that many friends).
+    public var mutualFriends: Int {
+        get { Int(packed & ~Self.friendBit) }
+        set {
+            precondition(newValue >= 0 && newValue < Int(Self.friendBit), "mutual count \(newValue) out of range")
+            packed = packed & Self.friendBit | UInt32(newValue)
+        }
+    }
 
     public init(node: NodeID, kind: SocialRelationKind, mutualFriends: Int) {
         self.node = node
+        self.packed = 0
         self.kind = kind
         self.mutualFriends = mutualFriends
     }
