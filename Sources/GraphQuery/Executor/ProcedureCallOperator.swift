@@ -156,13 +156,14 @@ extension ExecutionContext {
         let width = outputs.width
         var cells = Row(repeating: .null, count: items.count)
         var current = row  // the general items' row: the input with the outputs placed
-        // The input items are evaluated with the first row projected, in their place among the
-        // items, as the general path evaluates them (no rows, no evaluation, no error).
-        var first = true
+        // Rows going straight into the result: how many is known now (SKIP and LIMIT applied).
         if state.collector != nil, state.groups == nil {
             let rows = Swift.max(0, outputs.count - (state.skip[index] ?? 0))
             state.collector!.reserve(rows: Swift.min(rows, state.limit[index] ?? Int.max))
         }
+        // The input items are evaluated with the first row projected, in their place among the
+        // items, as the general path evaluates them (no rows, no evaluation, no error).
+        var first = true
         for r in 0..<outputs.count {
             try watchdog.tick()
             if let remaining = state.skip[index], remaining > 0 {
