@@ -95,11 +95,27 @@ extension ContiguousArray where Element == UInt32 {
     /// The first position in `range` whose entry is not less than `value` (`range` sorted).
     /// - Complexity: O(log n).
     @usableFromInline func lowerBound(of value: UInt32, in range: Range<Int>) -> Int {
-        var low = range.lowerBound, high = range.upperBound
-        while low < high {
-            let mid = (low + high) >> 1
-            if self[mid] < value { low = mid + 1 } else { high = mid }
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "lowerBound: range out of bounds")
+        guard !range.isEmpty else { return range.lowerBound }
+        return withUnsafeBufferPointer { range.lowerBound &+ ($0.baseAddress! + range.lowerBound).lowerBound(of: value, count: range.count) }
+    }
+}
+
+extension UnsafePointer where Pointee == UInt32 {
+    /// The first of the `count` sorted entries from here that is not less than `value`
+    /// (`count` when none is). Branch-free: each step halves the candidates and moves the base
+    /// by a conditional move, so a search costs its memory reads and no mispredicted branches
+    /// (whether a neighbour lies left or right of the middle is a coin toss, for the CPU).
+    /// - Complexity: O(log count).
+    @inline(__always) func lowerBound(of value: UInt32, count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        // The answer lies in base...base + n.
+        var base = 0, n = count
+        while n > 1 {
+            let half = n &>> 1
+            base = self[base &+ half] < value ? base &+ half : base
+            n &-= half
         }
-        return low
+        return base &+ (self[base] < value ? 1 : 0)
     }
 }

@@ -179,6 +179,73 @@ import GraphStore
         #expect(try plainEngine.execute(Self.plainLabels, on: plainStore, parameters: p).rows == procedure)
     }
 
+    @Test func theRelationshipLabelColumnsComeFromTheKernelWhereTheyMeanTheSame() throws {
+        let (store, engine) = try Self.store()
+        func rewritten(_ text: String) -> String? { SocialTemplates.rewrite(text, finalProjectionIsPlain: true)?.text }
+        // The documented RETURN: every label and flag is yielded, none evaluated per row.
+        let documented = try #require(rewritten(Self.plainLabels))
+        for output in ["relation", "requestSent", "requestReceived", "blockedByViewer", "blocksViewer"] {
+            #expect(documented.contains("\(output) AS `graphd \(output)`") && documented.contains("`graphd \(output)` AS \(output)"))
+        }
+        #expect(!documented.contains("FRIEND_REQUEST") && !documented.contains("BLOCKED") && !documented.contains("CASE"))
+        // exists(…) spellings, other aliases and order, DISTINCT, one column left as written.
+        let spelled = Self.plainLabels
+            .replacingOccurrences(of: "(v)-[:FRIEND]-(x) THEN", with: "exists((v)-[:FRIEND]-(x)) THEN")
+            .replacingOccurrences(of: "AND (x)-[:FRIEND_REQUEST]->(v)", with: "AND EXISTS((x)-[:FRIEND_REQUEST]->(v))")
+            .replacingOccurrences(of: "AS relation", with: "AS label")
+            .replacingOccurrences(of: "x <> v AND (v)-[:BLOCKED]->(x) AS blockedByViewer,", with: "x <> v AND (v)-[:BLOCKED]->(x) OR false AS blockedByViewer,")
+        let distinct = Self.plainLabels.replacingOccurrences(of: "RETURN x.id", with: "RETURN DISTINCT i, x.id")
+        let spelledText = try #require(rewritten(spelled))
+        #expect(spelledText.contains("`graphd relation` AS label") && spelledText.contains("`graphd requestReceived` AS requestReceived"))
+        #expect(spelledText.contains("(v)-[:BLOCKED]->(x) OR false AS blockedByViewer"))
+        #expect(try #require(rewritten(distinct)).contains("`graphd blocksViewer` AS blocksViewer"))
+        // Not a whole item, under NOT (which binds tighter than AND), not aliased, a variable
+        // rebound by a list comprehension, in a WITH, and in a query after UNION: as written.
+        let inside = Self.plainLabels.replacingOccurrences(of: "x <> v AND (v)-[:FRIEND_REQUEST]->(x) AS requestSent",
+                                                           with: "[x <> v AND (v)-[:FRIEND_REQUEST]->(x)] AS requestSent")
+        let negated = Self.plainLabels.replacingOccurrences(of: "x <> v AND (v)-[:FRIEND_REQUEST]->(x) AS requestSent",
+                                                            with: "NOT x <> v AND (v)-[:FRIEND_REQUEST]->(x) AS requestSent")
+        let unaliased = Self.plainLabels.replacingOccurrences(of: "(v)-[:FRIEND_REQUEST]->(x) AS requestSent", with: "(v)-[:FRIEND_REQUEST]->(x)")
+        let rebound = Self.plainLabels.replacingOccurrences(of: "x <> v AND (v)-[:FRIEND_REQUEST]->(x) AS requestSent",
+                                                            with: "[x IN [v] | x <> v AND (v)-[:FRIEND_REQUEST]->(x)] AS requestSent")
+        let through = Self.plainLabels.replacingOccurrences(of: "RETURN x.id AS user,", with: "WITH i, x, x.id AS user,")
+            .replacingOccurrences(of: "ORDER BY i", with: "RETURN user, relation, mutual, requestSent ORDER BY i")
+        let union = """
+            RETURN 1 AS user, 2 AS relation UNION MATCH (x:User), (v:User) WITH x, v, 0 AS mutual
+            RETURN x.id AS user, CASE WHEN x = v THEN 'SELF' WHEN (v)-[:FRIEND]-(x) THEN 'FRIEND' WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END AS relation
+            """
+        let unionLabels = Self.plainLabels.replacingOccurrences(of: "ORDER BY i", with: "")
+            .replacingOccurrences(of: "x <> v AND (x)-[:BLOCKED]->(v) AS blocksViewer", with: "x <> v AND (x)-[:BLOCKED]->(v) AS blocksViewer UNION ALL MATCH (x:User) WITH x, x AS v, 0 AS mutual RETURN x.id AS user, CASE WHEN x = v THEN 'SELF' WHEN (v)-[:FRIEND]-(x) THEN 'FRIEND' WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END AS relation, mutual, x <> v AND (v)-[:FRIEND_REQUEST]->(x) AS requestSent, x <> v AND (x)-[:FRIEND_REQUEST]->(v) AS requestReceived, x <> v AND (v)-[:BLOCKED]->(x) AS blockedByViewer, x <> v AND (x)-[:BLOCKED]->(v) AS blocksViewer")
+        for (text, pattern) in [(inside, "[x <> v AND (v)-[:FRIEND_REQUEST]->(x)]"), (negated, "NOT x <> v AND (v)-[:FRIEND_REQUEST]->(x)"),
+                                (unaliased, "x <> v AND (v)-[:FRIEND_REQUEST]->(x),\n"), (rebound, "x <> v AND (v)-[:FRIEND_REQUEST]->(x)]"),
+                                (through, "(v)-[:FRIEND_REQUEST]->(x) AS requestSent"),
+                                (unionLabels, "UNION ALL MATCH (x:User) WITH x, x AS v, 0 AS mutual RETURN x.id AS user, CASE WHEN x = v")] {
+            let text = try #require(rewritten(text), "\(text)")
+            #expect(text.contains(pattern), "\(text)")
+        }
+        #expect(rewritten(union) == nil)
+        // Every variant gives the general plan's rows (the general plan: a WHERE the template
+        // does not know), on data with requests, a block, self-loops and shared ids.
+        var compared = 0, flagged = 0
+        for text in [Self.plainLabels, spelled, distinct, inside, negated, unaliased, rebound, through, unionLabels] {
+            let general = text.replacingOccurrences(of: "WHERE v <> x", with: "WHERE v <> x AND m = m")
+            #expect(general != text)
+            #expect(try engine.explain(text, on: store).contains { $0.contains("ProcedureCall social.relationships") }, "\(text)")
+            for viewer in [0, 1, 2, 39] {
+                let p: [String: Value] = ["viewer": .integer(Int64(viewer)), "users": .list([1, 2, 3, 0, 39, 999, 5, 7, 4].map { .integer($0) })]
+                let recognised = try engine.execute(text, on: store, parameters: p).rows
+                #expect(recognised == (try engine.execute(general, on: store, parameters: p).rows), "viewer \(viewer): \(text)")
+                flagged += recognised.filter { $0.contains(.bool(true)) }.count
+                compared += 1
+            }
+        }
+        #expect(compared == 36 && flagged >= 9, "\(compared) \(flagged)")
+        // The procedure's new column: each row's index in the list, elements naming nobody skipped.
+        let positions = try engine.execute("CALL social.relationships(0, [999, 1, null, 2]) YIELD user, position RETURN user.id, position",
+                                           on: store).rows
+        #expect(positions == [[.integer(1), .integer(1)], [.integer(2), .integer(3)]])
+    }
+
     /// The invitation feed exactly as docs/social.md gives it, with `event.id` for the node.
     static let plainFeed = """
         MATCH (u:User {id: $user})-[r:INVITED|ATTENDING]->(event:Event)

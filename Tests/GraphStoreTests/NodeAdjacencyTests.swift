@@ -79,6 +79,29 @@ import Testing
         Self.check(adjacency, against: model)
     }
 
+    /// The branch-free search every membership test and insert position relies on, against a
+    /// linear scan: every length up to 70 (odd and even halvings), runs of repeats, values
+    /// below, between, equal to and above the entries, and sub-ranges of a larger array.
+    @Test func theSearchFindsTheFirstEntryNotBelowTheValue() {
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33) % bound
+        }
+        var checked = 0
+        for length in 0...70 {
+            let entries = ContiguousArray((0..<length).map { _ in UInt32(1 + 2 * next(40)) }.sorted())
+            let padded = ContiguousArray([0, 0, 0] + entries + [.max, .max])
+            for value in UInt32(0)...82 {
+                let expected = entries.firstIndex { $0 >= value } ?? length
+                #expect(entries.lowerBound(of: value, in: 0..<length) == expected, "length \(length), value \(value)")
+                #expect(padded.lowerBound(of: value, in: 3..<(3 + length)) == 3 + expected)
+                checked += 1
+            }
+        }
+        #expect(checked == 71 * 83)
+    }
+
     @Test func anEmptiedNodeHoldsNoBuffer() {
         var adjacency = NodeAdjacency()
         let a = Adjacency(neighbor: NodeID(rawValue: 3), relationship: RelationshipID(rawValue: 9))

@@ -114,6 +114,46 @@ import Testing
         }
     }
 
+    /// Mutual friends against a model built from the pairs alone, on random graphs with hubs
+    /// (so both the merge and the search of a short list in a hub's lists run), friendships
+    /// stored either way round (lists that interleave), repeated and self friendships: the
+    /// list, the count, and the count through a user's kept friends.
+    @Test func mutualFriendsAgreeWithAModelOnGraphsWithHubs() {
+        var random = SeededGenerator(seed: 2_611)
+        func next(_ bound: Int) -> Int { random.next(bound) }
+        var scratch = TraversalScratch()
+        var compared = 0, skewed = 0
+        for round in 0..<3 {
+            let n = 400 + next(200)
+            let hubs = (0..<3).map { _ in next(n) }
+            var pairs = (0..<(n * 3)).map { _ in (next(n), next(n)) }
+            for hub in hubs { pairs += (0..<(n / 2)).map { _ in next(2) == 0 ? (hub, next(n)) : (next(n), hub) } }
+            pairs += (0..<20).map { _ in let a = next(n); return (a, a) }
+            pairs += pairs.prefix(50).map { ($1, $0) }
+            let g = SocialGraphBuilder.users(count: n, friendships: pairs)
+            let s = SocialSchema(graph: g)
+            var friends = [Set<Int>](repeating: [], count: n)
+            for (a, b) in pairs where a != b {
+                friends[a].insert(b)
+                friends[b].insert(a)
+            }
+            let users = hubs + (0..<40).map { _ in next(n) }
+            for a in users {
+                var kept = KeptFriends(NodeID(a), of: g, schema: s, scratch: scratch)
+                for b in users + hubs {
+                    let model = a == b ? [] : friends[a].intersection(friends[b]).sorted()
+                    #expect(g.mutualFriends(NodeID(a), NodeID(b), schema: s).map { Int($0.rawValue) } == model, "round \(round), \(a) and \(b)")
+                    #expect(g.mutualFriendCount(NodeID(a), NodeID(b), schema: s) == model.count)
+                    #expect(g.mutualFriendCount(kept, NodeID(b), schema: s) == model.count, "kept \(a), \(b)")
+                    if min(friends[a].count, friends[b].count) * 16 < max(friends[a].count, friends[b].count) && !model.isEmpty { skewed += 1 }
+                    compared += 1
+                }
+                scratch = kept.releaseScratch()
+            }
+        }
+        #expect(compared > 5_000 && skewed > 100, "\(compared) \(skewed)")
+    }
+
     /// Both ranking paths (the bounded heap and the whole-list counting sort) against a model:
     /// random counters on random nodes, a minimum and a filter, every limit shape. The same
     /// scratch is reused throughout, so a counter, bit or histogram slot left behind would change

@@ -258,8 +258,10 @@ struct EmbeddedMix: Sendable {
             return { Canonical.ranked(ranked, into: &$0) }
         case .mutual:
             guard let a = node(userLabel, s.pairs[i][0]), let b = node(userLabel, s.pairs[i][1]) else { return { _ in } }
-            let ids = g.mutualFriends(a, b, schema: schema).map(appID)
-            return { Canonical.ids(ids, into: &$0) }
+            // Mapped to app ids in one batch, as friends are (a function value such as
+            // `map(appID)` would capture a copy of the whole graph, retains and all).
+            let ids = g.integerValues(idKey, of: g.mutualFriends(a, b, schema: schema).map(\.rawValue))
+            return { Canonical.ids(ids.lazy.map { Int($0 ?? -1) }, into: &$0) }
         case .relationships:
             guard let v = node(userLabel, s.labelViewers[i]) else { return { _ in } }
             let users = s.labelLists[i].compactMap { node(userLabel, $0) }

@@ -22,29 +22,57 @@ struct QueryTemplate: Sendable {
     /// The procedure the replacement calls; its first call gets a further argument, `true`
     /// (the binder would refuse it in text), asking for the pattern's own rows.
     let procedure: String
+    /// RETURN items the kernel can yield as well, instead of the query evaluating them row by
+    /// row (each expression reads the template's variables only, so it means the same there).
+    let columns: [TemplateColumn]
     /// The Cypher that computes the template's variables, given the match.
     let replacement: @Sendable (TemplateMatch) -> String
 
-    init(_ text: String, variables: Set<String>, order: String?, procedure: String,
+    init(_ text: String, variables: Set<String>, order: String?, procedure: String, columns: [TemplateColumn] = [],
          replacement: @escaping @Sendable (TemplateMatch) -> String) {
         // The templates are constants of this file: they lex.
-        tokens = (try? Lexer.tokenize(text))?.dropLast() ?? []
+        tokens = Self.tokens(text)
         self.variables = variables
-        self.order = order.map { (try? Lexer.tokenize($0))?.dropLast() ?? [] }
+        self.order = order.map(Self.tokens)
         self.procedure = procedure
+        self.columns = columns
         self.replacement = replacement
     }
 
-    /// How the query matched: the query's name of each template variable, and the source text
-    /// of each `$slot` (a parameter or a single literal token).
+    static func tokens(_ text: String) -> [Token] { (try? Lexer.tokenize(text))?.dropLast() ?? [] }
+
+    /// A RETURN item's expression (in each of its spellings) that the template's kernel
+    /// yields as `output`.
+    struct TemplateColumn: Sendable {
+        let spellings: [[Token]]
+        let output: String
+
+        init(_ output: String, spellings: [String]) {
+            self.output = output
+            self.spellings = spellings.map(QueryTemplate.tokens)
+        }
+
+        /// The variable the replacement yields `output` as: a name no query can clash with,
+        /// since the replacement is all the query sees before its RETURN.
+        var hiddenName: String { "`graphd \(output)`" }
+    }
+
+    /// How the query matched: the query's name of each template variable, the source text
+    /// of each `$slot` (a parameter or a single literal token), and the columns its RETURN
+    /// reads from the kernel.
     struct TemplateMatch {
         var names: [String: String] = [:]
         var slots: [String: String] = [:]
+        var columns: [TemplateColumn] = []
 
         /// The query's name of template variable `variable`, back-ticked.
         func name(_ variable: String) -> String {
             "`" + (names[variable] ?? variable).replacingOccurrences(of: "`", with: "``") + "`"
         }
+
+        /// The YIELD items of the columns the RETURN reads from the kernel (each with its
+        /// leading comma), or "".
+        var columnYields: String { columns.map { ", \($0.output) AS \($0.hiddenName)" }.joined() }
     }
 
     /// The match of the template against the start of `query`, and the index of the first
@@ -53,8 +81,19 @@ struct QueryTemplate: Sendable {
         guard query.count > tokens.count else { return nil }
         var result = TemplateMatch()
         var taken: Set<String> = []
-        for (k, t) in tokens.enumerated() {
-            let q = query[k]
+        guard let end = Self.match(tokens, variables: variables, in: query, at: 0, source: source,
+                                   result: &result, taken: &taken) else { return nil }
+        return (result, end)
+    }
+
+    /// Matches `template` against `query` from `start`, extending `result` (a variable seen
+    /// before must have the same name again; a new one a name not in `taken`). The index of
+    /// the first query token after the match, or nil when the tokens differ.
+    static func match(_ template: [Token], variables: Set<String>, in query: [Token], at start: Int, source: [UInt8],
+                      result: inout TemplateMatch, taken: inout Set<String>) -> Int? {
+        guard query.count > start + template.count else { return nil }
+        for (k, t) in template.enumerated() {
+            let q = query[start + k]
             switch t.kind {
             case .parameter:
                 switch q.kind {
@@ -77,14 +116,14 @@ struct QueryTemplate: Sendable {
                 guard q.kind == .identifier else { return nil }
                 // Labels, types and property keys (after `:` or `.`, or before `:` in a map)
                 // are case-sensitive; keywords and function names are not.
-                let named = k > 0 && (tokens[k - 1].isSymbol(.colon) || tokens[k - 1].isSymbol(.dot))
-                    || (k + 1 < tokens.count && tokens[k + 1].isSymbol(.colon))
+                let named = k > 0 && (template[k - 1].isSymbol(.colon) || template[k - 1].isSymbol(.dot))
+                    || (k + 1 < template.count && template[k + 1].isSymbol(.colon))
                 guard named ? q.text == t.text : q.text.uppercased() == t.text.uppercased() else { return nil }
             default:
                 guard q.kind == t.kind, q.text == t.text else { return nil }
             }
         }
-        return (result, tokens.count)
+        return start + template.count
     }
 
     /// Whether `query[start...]` starts with this template's ORDER BY keys (mapped through
@@ -103,6 +142,50 @@ struct QueryTemplate: Sendable {
         }
         let next = query[start + order.count]
         return next.kind == .endOfInput || next.isKeyword("SKIP") || next.isKeyword("LIMIT") || next.isSymbol(.semicolon)
+    }
+}
+
+extension QueryTemplate {
+    /// The RETURN items right after the template (at `end`) that are one of its columns, as
+    /// source ranges to replace by the column's hidden name; `match.columns` gets each column
+    /// used. Only whole items with an alias count (the alias keeps the column's name), and
+    /// only in a RETURN: its items are evaluated where the template's variables are bound as
+    /// the template binds them, and nothing after a RETURN rebinds them.
+    func columnEdits(_ query: [Token], at end: Int, source: [UInt8], match: inout TemplateMatch) -> [(Range<Int>, String)] {
+        guard !columns.isEmpty, query[end].isKeyword("RETURN") else { return [] }
+        var edits: [(Range<Int>, String)] = []
+        var k = end + 1
+        if query[k].isKeyword("DISTINCT") { k += 1 }
+        while true {
+            // `k` is the first token of an item.
+            found: for column in columns {
+                for spelling in column.spellings {
+                    var result = match
+                    var taken: Set<String> = []
+                    guard let after = Self.match(spelling, variables: variables, in: query, at: k, source: source,
+                                                 result: &result, taken: &taken),
+                          taken.isEmpty, query[after].isKeyword("AS") else { continue }
+                    edits.append((query[k].location.offset..<query[after - 1].endOffset, column.hiddenName))
+                    if !match.columns.contains(where: { $0.output == column.output }) { match.columns.append(column) }
+                    break found
+                }
+            }
+            // On to the next item: past a comma outside brackets, or done at the items' end.
+            var depth = 0
+            scan: while true {
+                let t = query[k]
+                k += 1
+                switch t.kind {
+                case .endOfInput, .symbol(.semicolon): return edits
+                case .symbol(.leftParen), .symbol(.leftBracket), .symbol(.leftBrace): depth += 1
+                case .symbol(.rightParen), .symbol(.rightBracket), .symbol(.rightBrace): depth -= 1
+                case .symbol(.comma) where depth == 0: break scan
+                case .identifier where depth == 0 && ["ORDER", "SKIP", "LIMIT", "UNION"].contains(t.text.uppercased()):
+                    return edits
+                default: break
+                }
+            }
+        }
     }
 }
 
@@ -158,14 +241,31 @@ enum SocialTemplates {
         OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x
         WITH i, v, x, count(DISTINCT m) AS mutual
         """,
-        variables: ["v", "i", "x", "m", "mutual"], order: nil, procedure: relationshipsProcedure) { m in
+        variables: ["v", "i", "x", "m", "mutual"], order: nil, procedure: relationshipsProcedure,
+        columns: relationshipLabelColumns) { m in
         let users = m.slots["users"] ?? "null"
         return """
             MATCH (\(m.name("v")):User {id: \(m.slots["viewer"] ?? "null")})
             CALL \(relationshipsProcedure)(\(m.name("v")), [`graphd i` IN range(0, size(\(users)) - 1) | \(users)[`graphd i`]])
-            YIELD relation AS \(m.name("i")), user AS \(m.name("x")), mutual AS \(m.name("mutual"))
+            YIELD position AS \(m.name("i")), user AS \(m.name("x")), mutual AS \(m.name("mutual"))\(m.columnYields)
             """
     }
+
+    /// The label and the four flags of docs/social.md's relationship labels, each with its
+    /// pattern bare or inside `exists(…)`: the kernel yields them with the mutual count.
+    static let relationshipLabelColumns: [QueryTemplate.TemplateColumn] = {
+        func spellings(_ pattern: String, _ text: (String) -> String) -> [String] { [text(pattern), text("exists(\(pattern))")] }
+        func flag(_ pattern: String) -> [String] { spellings(pattern) { "x <> v AND \($0)" } }
+        return [
+            .init("relation", spellings: spellings("(v)-[:FRIEND]-(x)") {
+                "CASE WHEN x = v THEN 'SELF' WHEN \($0) THEN 'FRIEND' WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END"
+            }),
+            .init("requestSent", spellings: flag("(v)-[:FRIEND_REQUEST]->(x)")),
+            .init("requestReceived", spellings: flag("(x)-[:FRIEND_REQUEST]->(v)")),
+            .init("blockedByViewer", spellings: flag("(v)-[:BLOCKED]->(x)")),
+            .init("blocksViewer", spellings: flag("(x)-[:BLOCKED]->(v)")),
+        ]
+    }()
 
     /// docs/social.md's invitation feed up to its second grouping WITH. The user's MATCH stays
     /// as a seek (one row per matching user); the kernel walks the user's INVITED and ATTENDING
@@ -211,15 +311,22 @@ enum SocialTemplates {
         guard let tokens = try? Lexer.tokenize(body) else { return nil }
         let source = Array(body.utf8)
         for template in templates {
-            guard let (match, end) = template.match(tokens, source: source) else { continue }
-            var rest = String(decoding: source[tokens[end].location.offset...], as: UTF8.self)
+            guard var (match, end) = template.match(tokens, source: source) else { continue }
+            var edits = template.columnEdits(tokens, at: end, source: source, match: &match)
             if finalProjectionIsPlain, tokens[end].isKeyword("RETURN"), !tokens[end + 1].isKeyword("DISTINCT"),
                let order = topLevelOrderBy(tokens, from: end),
                template.ordersAsKernel(tokens, at: order + 2, names: match.names) {
                 let keysEnd = tokens[order + 2 + (template.order?.count ?? 0)].location.offset
-                rest = String(decoding: source[tokens[end].location.offset..<tokens[order].location.offset], as: UTF8.self)
-                    + String(decoding: source[keysEnd...], as: UTF8.self)
+                edits.append((tokens[order].location.offset..<keysEnd, ""))
             }
+            // The edits come in source order and do not overlap (the items, then ORDER BY).
+            var rest = ""
+            var from = tokens[end].location.offset
+            for (range, text) in edits {
+                rest += String(decoding: source[from..<range.lowerBound], as: UTF8.self) + text
+                from = range.upperBound
+            }
+            rest += String(decoding: source[from...], as: UTF8.self)
             return (template.replacement(match) + "\n" + rest, template)
         }
         return nil

@@ -133,14 +133,15 @@ struct SocialMutualFriendsProcedure: Procedure {
 }
 
 /// `CALL social.relationships(viewer, users) YIELD user, relation, mutual, requestSent,
-/// requestReceived, blockedByViewer, blocksViewer`: one row per element of `users`, in order.
+/// requestReceived, blockedByViewer, blocksViewer, position`: one row per element of `users`
+/// that names a user, in order; `position` is the element's index in `users`.
 struct SocialRelationshipsProcedure: Procedure {
     let shared: SocialProcedureShared
     var signature: ProcedureSignature {
         .init(name: "social.relationships", arguments: [.init("viewer", .any), .init("users", .list)],
               outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer),
                         .init("requestSent", .boolean), .init("requestReceived", .boolean),
-                        .init("blockedByViewer", .boolean), .init("blocksViewer", .boolean)])
+                        .init("blockedByViewer", .boolean), .init("blocksViewer", .boolean), .init("position", .integer)])
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
@@ -152,19 +153,22 @@ struct SocialRelationshipsProcedure: Procedure {
         guard case .list(let items) = arguments[1] else { return [] }
         let viewer = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "viewer")
         var users: [NodeID] = []
-        for item in items {
+        var positions: [Int] = []
+        for (position, item) in items.enumerated() {
             // Users nobody has are skipped: there is no node to yield for them.
             if let node = try shared.node(item, label: schema.user, schema: schema, graph: graph, procedure: name, argument: "users") {
                 users.append(node)
+                positions.append(position)
             }
         }
         guard let viewer else { return [] }
         let g = graph
         let relations = shared.pool.withScratch { scratch in g.relations(of: viewer, to: users, schema: schema, scratch: &scratch) }
-        var rows = ProcedureRows(width: 7, capacity: relations.count)
-        for r in relations {
+        var rows = ProcedureRows(width: 8, capacity: relations.count)
+        for (r, position) in zip(relations, positions) {
             rows.append(row: [.node(r.user), r.kind.runtimeValue, .integer(Int64(r.mutualFriends)), .bool(r.requestSent),
-                              .bool(r.requestReceived), .bool(r.blockedByViewer), .bool(r.blocksViewer)])
+                              .bool(r.requestReceived), .bool(r.blockedByViewer), .bool(r.blocksViewer),
+                              .integer(Int64(position))])
         }
         return rows
     }
@@ -174,24 +178,35 @@ struct SocialRelationshipsProcedure: Procedure {
     /// argument, `true`): `viewer` is a node the query's first MATCH bound, `elements` the
     /// values `$users[i]` takes for each i of `range(0, size($users) - 1)`, evaluated by the
     /// query itself. Per element, in order, each `:User` whose `id` equals it, as the MATCH's
-    /// seek finds them, with `relation` holding the element's index and `mutual` the number of
+    /// seek finds them, with `position` holding the element's index and `mutual` the number of
     /// distinct `m` of `OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x`: 0 for the
     /// viewer itself, a FRIEND self-loop of either end counted as the pattern counts it. The
-    /// names are the template's (graphd's standard ones), whatever the registry was given.
+    /// label and the flags are the documented RETURN's expressions over those rows: `SELF`
+    /// when x is v, `FRIEND` when a FRIEND joins them either way, `CONNECTION` when the count
+    /// is above 0, else `NONE`; each flag false for the viewer itself, else whether the
+    /// FRIEND_REQUEST or BLOCKED relationship exists that way. The names are the template's
+    /// (graphd's standard ones), whatever the registry was given.
     func patternRows(viewer: RuntimeValue, elements: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
         guard case .node(let v) = viewer, case .list(let elements) = elements else { return [] }
         let schema = context.socialSchema(graph, names: .standard)
         guard let user = schema.user, let id = schema.id else { return [] }
         let unique = graph.isUniquelyIndexed(label: user, key: id)
         let kept = KeptFriends(v, of: graph, schema: schema, scratch: shared.pool.checkOut())
-        var rows = ProcedureRows(width: 7, capacity: elements.count)
+        var rows = ProcedureRows(width: 8, capacity: elements.count)
         for (i, element) in elements.enumerated() {
             // The seek's rules (PatternMatcher's propertySeek): null equals nothing, and an
             // element that cannot be stored (a node, a map) is no property's value.
             guard !element.isNull, let stored = element.storable else { continue }
             func row(_ x: NodeID) {
                 let mutual = SocialMutualFriendsProcedure.patternCount(v, x, kept: kept, graph: graph, schema: schema)
-                rows.append(row: [.node(x), .integer(Int64(i)), .integer(Int64(mutual)), .null, .null, .null, .null])
+                let other = x != v
+                let kind: SocialRelationKind = !other ? .self : kept.contains(x) ? .friend : mutual > 0 ? .connection : .none
+                func flag(_ type: RelationshipTypeID?, _ a: NodeID, _ b: NodeID) -> RuntimeValue {
+                    .bool(other && graph.hasRelationship(type, from: a, to: b))
+                }
+                rows.append(row: [.node(x), kind.runtimeValue, .integer(Int64(mutual)),
+                                  flag(schema.friendRequest, v, x), flag(schema.friendRequest, x, v),
+                                  flag(schema.blocked, v, x), flag(schema.blocked, x, v), .integer(Int64(i))])
             }
             if unique {
                 if let x = graph.firstNodeID(withLabel: user, key: id, equalTo: stored) { row(x) }

@@ -80,6 +80,17 @@ struct FriendMerge {
         }
     }
 
+    /// Whether `id` is one of the friends (or the owner, on a self-loop), for ids asked in
+    /// ascending order: each search of the two lists starts where the last one stopped, so the
+    /// searches of a short list's friends narrow as they go. A probed merge is not walked: the
+    /// probes move the walk's positions.
+    @inline(__always) mutating func containsAscending(_ id: UInt32) -> Bool {
+        i &+= (a + i).lowerBound(of: id, count: na &- i)
+        if i < na && a[i] == id { return true }
+        j &+= (b + j).lowerBound(of: id, count: nb &- j)
+        return j < nb && b[j] == id
+    }
+
     /// Calls `body` with every remaining friend id, ascending: the branch-light loop of the
     /// 2-hop kernels (the merge step picks a side with a conditional move, not a jump).
     @inline(__always) mutating func forEachID(_ body: (UInt32) -> Void) {

@@ -69,7 +69,6 @@ extension Graph {
             || adjacency(of: a, type: friend, direction: .incoming).contains(neighbor: b)
     }
 
-    /// Whether there is a relationship of `type` from `a` to `b`.
     /// Whether `user` has a FRIEND relationship to itself. The social kernels never count one
     /// (people are not their own friends); a plain pattern such as `(a)-[:FRIEND]-(m)` does,
     /// and the planner's rewrites of such patterns use this to give the pattern's answer.
@@ -77,7 +76,9 @@ extension Graph {
         hasRelationship(schema.friend, from: user, to: user)
     }
 
-    func hasRelationship(_ type: RelationshipTypeID?, from a: NodeID, to b: NodeID) -> Bool {
+    /// Whether there is a relationship of `type` from `a` to `b` (never, for a type the graph
+    /// has not seen). O(log deg a): a's outgoing list of that type is sorted by neighbour.
+    public func hasRelationship(_ type: RelationshipTypeID?, from a: NodeID, to b: NodeID) -> Bool {
         guard let type else { return false }
         return adjacency(of: a, type: type, direction: .outgoing).contains(neighbor: b)
     }
@@ -100,20 +101,19 @@ extension Graph {
 
     /// Calls `body` with each common friend of `a` and `b`, ascending. Lists of similar length
     /// are merge-intersected (O(deg a + deg b)); when one side is much longer (a hub), each
-    /// friend of the short side is binary-searched in the long side's two sorted lists instead
-    /// (O(short · log long)), so a hub costs little more than its partner's degree.
+    /// friend of the short side, ascending, is searched for in the long side's two sorted
+    /// lists from where the last search stopped (O(short · log long)), so a hub costs little
+    /// more than its partner's degree.
     @inline(__always) func forEachMutualFriend(_ a: NodeID, _ b: NodeID, schema: SocialSchema, _ body: (UInt32) -> Void) {
         guard a != b else { return }
         var left = FriendMerge(self, a, schema.friend)
         var right = FriendMerge(self, b, schema.friend)
         let (short, long) = left.capacityHint <= right.capacityHint ? (left, right) : (right, left)
         if short.capacityHint * 16 < long.capacityHint {
-            var walk = short
+            var walk = short, probe = long
             let other = long.owner
             walk.forEachID { f in
-                if f != other && (long.outgoing.contains(neighbor: NodeID(rawValue: f)) || long.incoming.contains(neighbor: NodeID(rawValue: f))) {
-                    body(f)
-                }
+                if f != other && probe.containsAscending(f) { body(f) }
             }
             return
         }

@@ -68,10 +68,7 @@ extension Graph {
         var right = FriendMerge(self, b, schema.friend)
         if kept.ids.count * 16 < right.capacityHint {
             // b is a hub: look each of the few kept friends up in b's sorted lists.
-            for f in kept.ids where f != b.rawValue
-                && (right.outgoing.contains(neighbor: NodeID(rawValue: f)) || right.incoming.contains(neighbor: NodeID(rawValue: f))) {
-                body(f)
-            }
+            for f in kept.ids where f != b.rawValue && right.containsAscending(f) { body(f) }
             return
         }
         // Otherwise each of b's friends (never b itself) is checked against the marks: O(deg b)
