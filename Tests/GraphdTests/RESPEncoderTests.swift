@@ -50,6 +50,11 @@ struct RESPEncoderTests {
         for _ in 0..<200 { samples.append(Double.random(in: 0..<100_000_000, using: &rng)) }
         for value in samples {
             #expect(NumberFormatting.milliseconds(value) == NumberFormatting.format("%.6f", value), "\(value)")
+            // The reply's line, assembled on the stack, is the bulk string of the same text.
+            var direct = RESPEncoder(), viaString = RESPEncoder()
+            ResultSetReply.writeTimeLine(value, into: &direct)
+            viaString.bulkString("Query internal execution time: \(NumberFormatting.format("%.6f", value)) milliseconds")
+            #expect(direct.bytes == viaString.bytes, "\(value)")
         }
     }
 }

@@ -200,9 +200,10 @@ struct ResultCollector {
 
 /// Per-stretch counters of the streaming projections' SKIP and LIMIT.
 struct StreamState {
-    /// By step index: rows still to skip and to pass (arrays: looked up on every row).
-    var skip: [Int?]
-    var limit: [Int?]
+    /// By step index: rows still to skip and to pass, and a streamed projection's row buffer
+    /// (one array for the three: an array's allocation is most of what a stream of a point
+    /// lookup allocates).
+    var progress: [StepProgress]
     /// The plan's steps, each in a box: every row dispatches on its step, and reading a
     /// step out of the plan's array copies it (each array of its payload retained and
     /// released, through the generic witnesses), where a box's `let` is borrowed in place.
@@ -210,21 +211,26 @@ struct StreamState {
     /// By step index, the rows a streamed DISTINCT projection has passed (empty when the
     /// stretch has none: no allocation for the common plan).
     var seen: [DistinctRows] = []
-    /// By step index, a streamed projection's row buffer, reused from row to row while
-    /// nothing downstream keeps the row (the result collector copies it out).
-    var projected: [Row]
     /// The context's result collector, while this stretch is the plan's last: rows leaving
     /// the stretch go there instead of into its output.
     var collector: ResultCollector?
     /// The aggregation the stretch feeds, when one follows it: rows go in here, not to the output.
     var groups: GroupAggregator?
     init(_ plan: LogicalPlan) {
-        skip = Array(repeating: nil, count: plan.steps.count)
-        limit = Array(repeating: nil, count: plan.steps.count)
+        progress = Array(repeating: StepProgress(), count: plan.steps.count)
         steps = plan.stepBoxes.count == plan.steps.count ? plan.stepBoxes : StepBox.boxes(plan.steps)
         if steps.contains(where: \.projectionIsDistinct) { seen = Array(repeating: DistinctRows(), count: steps.count) }
-        projected = Array(repeating: [], count: steps.count)
     }
+}
+
+/// One step's progress through a stream (StreamState's `progress`).
+struct StepProgress {
+    /// Rows still to skip and to pass (nil: no SKIP, no LIMIT).
+    var skip: Int?
+    var limit: Int?
+    /// A streamed projection's row buffer, reused from row to row while nothing downstream
+    /// keeps the row (the result collector copies it out).
+    var projected: Row = []
 }
 
 /// The distinct rows seen so far: a short list compared row by row while there are few
@@ -296,11 +302,11 @@ extension ExecutionContext {
         defer { swap(&state.groups, &groups) }
         for i in steps {
             guard case .projection(let projection) = plan.steps[i].step else { continue }
-            if let skip = projection.skip { state.skip[i] = try count(skip, clause: "SKIP") }
+            if let skip = projection.skip { state.progress[i].skip = try count(skip, clause: "SKIP") }
             if let limit = projection.limit {
                 let n = try count(limit, clause: "LIMIT")
                 if n == 0 { return [] }
-                state.limit[i] = n
+                state.progress[i].limit = n
             }
         }
         // The plan's last stretch hands its rows to the result collector, if there is one,
@@ -445,29 +451,29 @@ extension ExecutionContext {
         case .projection:
             // SKIP counts distinct rows under DISTINCT, so it waits for the check below.
             let distinct = box.projectionIsDistinct
-            if !distinct, let remaining = state.skip[index], remaining > 0 {
-                state.skip[index] = remaining - 1
+            if !distinct, let remaining = state.progress[index].skip, remaining > 0 {
+                state.progress[index].skip = remaining - 1
                 return true
             }
             let items = box.projectionItems
             // The step's buffer, taken out of the state so that it stays uniquely referenced
             // (its values are then replaced in place) and put back after the row has gone on.
             var projected: Row = []
-            swap(&projected, &state.projected[index])
-            defer { swap(&projected, &state.projected[index]) }
+            swap(&projected, &state.progress[index].projected)
+            defer { swap(&projected, &state.progress[index].projected) }
             if projected.count != items.count { projected = Row(repeating: .null, count: items.count) }
             for i in items.indices { projected[i] = try evaluate(items[i], row) }
             if distinct {
                 guard state.seen[index].insert(projected) else { return true }
                 try watchdog.charge(Watchdog.size(of: projected))
-                if let remaining = state.skip[index], remaining > 0 {
-                    state.skip[index] = remaining - 1
+                if let remaining = state.progress[index].skip, remaining > 0 {
+                    state.progress[index].skip = remaining - 1
                     return true
                 }
             }
             var going = true
-            if let remaining = state.limit[index] {
-                state.limit[index] = remaining - 1
+            if let remaining = state.progress[index].limit {
+                state.progress[index].limit = remaining - 1
                 going = remaining > 1
             }
             if let predicate = box.projectionPredicate, try evaluate(predicate, projected) != .bool(true) { return going }

@@ -158,21 +158,21 @@ extension ExecutionContext {
         var current = row  // the general items' row: the input with the outputs placed
         // Rows going straight into the result: how many is known now (SKIP and LIMIT applied).
         if state.collector != nil, state.groups == nil {
-            let rows = Swift.max(0, outputs.count - (state.skip[index] ?? 0))
-            state.collector!.reserve(rows: Swift.min(rows, state.limit[index] ?? Int.max))
+            let rows = Swift.max(0, outputs.count - (state.progress[index].skip ?? 0))
+            state.collector!.reserve(rows: Swift.min(rows, state.progress[index].limit ?? Int.max))
         }
         // The input items are evaluated with the first row projected, in their place among the
         // items, as the general path evaluates them (no rows, no evaluation, no error).
         var first = true
         for r in 0..<outputs.count {
             try watchdog.tick()
-            if let remaining = state.skip[index], remaining > 0 {
-                state.skip[index] = remaining - 1
+            if let remaining = state.progress[index].skip, remaining > 0 {
+                state.progress[index].skip = remaining - 1
                 continue
             }
             var going = true
-            if let remaining = state.limit[index] {
-                state.limit[index] = remaining - 1
+            if let remaining = state.progress[index].limit {
+                state.progress[index].limit = remaining - 1
                 going = remaining > 1
             }
             if direct.needsRow {

@@ -14,7 +14,13 @@ enum NumberFormatting {
     /// carries one, so times under a day are printed from integers (printf's buffer, va_list
     /// and parsing cost more than the point lookup the line reports on).
     static func milliseconds(_ value: Double) -> String {
-        guard value >= 0, value < 86_400_000 else { return format("%.6f", value) }
+        withMilliseconds(value) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `body` given `milliseconds(value)`'s bytes, from a stack buffer: the reply writes them
+    /// without a String in between.
+    static func withMilliseconds<R>(_ value: Double, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard value >= 0, value < 86_400_000 else { return Array(format("%.6f", value).utf8).withUnsafeBufferPointer(body) }
         // printf rounds the exact binary value; the product is rounded once already, so
         // correct it by the exact remainder (a fused multiply-add computes it without rounding).
         var rounded = (value * 1_000_000).rounded(.toNearestOrEven)
@@ -24,10 +30,24 @@ enum NumberFormatting {
         } else if remainder < -0.5 || (remainder == -0.5 && rounded.truncatingRemainder(dividingBy: 2) != 0) {
             rounded -= 1
         }
-        let millionths = UInt64(rounded)
-        let whole = millionths / 1_000_000, fraction = millionths % 1_000_000
-        let digits = String(fraction)
-        return "\(whole)." + String(repeating: "0", count: 6 - digits.count) + digits
+        // Written back to front: six fraction digits, the point, then the whole part (under
+        // 86,400,000: at most 8 digits, 15 bytes in all).
+        var millionths = UInt64(rounded)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
+            var i = 16
+            for k in 0..<7 {
+                if k == 6 { i -= 1; text[i] = UInt8(ascii: ".") }
+                i -= 1
+                text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millionths % 10)
+                millionths /= 10
+            }
+            while millionths > 0 {
+                i -= 1
+                text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millionths % 10)
+                millionths /= 10
+            }
+            return body(UnsafeBufferPointer(rebasing: text[i..<16]))
+        }
     }
 
     /// Any one-double printf pattern.
