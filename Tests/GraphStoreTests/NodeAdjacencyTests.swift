@@ -83,14 +83,10 @@ import Testing
     /// linear scan: every length up to 70 (odd and even halvings), runs of repeats, values
     /// below, between, equal to and above the entries, and sub-ranges of a larger array.
     @Test func theSearchFindsTheFirstEntryNotBelowTheValue() {
-        var seed: UInt64 = 7
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int(seed >> 33) % bound
-        }
+        var random = SeededGenerator(seed: 7)
         var checked = 0
         for length in 0...70 {
-            let entries = ContiguousArray((0..<length).map { _ in UInt32(1 + 2 * next(40)) }.sorted())
+            let entries = ContiguousArray((0..<length).map { _ in UInt32(1 + 2 * random.next(40)) }.sorted())
             let padded = ContiguousArray([0, 0, 0] + entries + [.max, .max])
             for value in UInt32(0)...82 {
                 let expected = entries.firstIndex { $0 >= value } ?? length
