@@ -35,17 +35,15 @@ enum NumberFormatting {
         var millionths = UInt64(rounded)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
             var i = 16
-            for k in 0..<7 {
-                if k == 6 { i -= 1; text[i] = UInt8(ascii: ".") }
+            func digit() {
                 i -= 1
                 text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millionths % 10)
                 millionths /= 10
             }
-            while millionths > 0 {
-                i -= 1
-                text[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: millionths % 10)
-                millionths /= 10
-            }
+            for _ in 0..<6 { digit() }
+            i -= 1
+            text[i] = UInt8(ascii: ".")
+            repeat { digit() } while millionths > 0
             return body(UnsafeBufferPointer(rebasing: text[i..<16]))
         }
     }

@@ -108,7 +108,8 @@ enum ResultSetReply {
     static let cachedLine = "Cached execution: 1"
     static let uncachedLine = "Cached execution: 0"
     static func timeLine(_ milliseconds: Double) -> String {
-        "Query internal execution time: \(NumberFormatting.milliseconds(milliseconds)) milliseconds"
+        String(decoding: timeLinePrefix, as: UTF8.self) + NumberFormatting.milliseconds(milliseconds)
+            + String(decoding: timeLineSuffix, as: UTF8.self)
     }
 
     /// The lines of `statisticsLines`, written straight into the reply (no array of lines).
