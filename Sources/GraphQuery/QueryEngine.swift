@@ -11,7 +11,7 @@ import Synchronization
 public final class QueryEngine: Sendable {
     /// Plans by query body text (the text after any `CYPHER` header, so that parameter values
     /// do not defeat the cache). Cleared whole when it reaches `cacheCapacity` entries.
-    private let cache = Mutex<[PlanKey: LogicalPlan]>([:])
+    private let cache = Mutex<[PlanKey: CachedPlan]>([:])
     private let cacheCapacity: Int
     /// Query bodies that ran past `executeIfQuick`'s budget, with their strikes (`strikesOut`).
     private let slowBodies = Mutex<[String: Int]>([:])
@@ -59,7 +59,7 @@ public final class QueryEngine: Sendable {
         let started = clock.now
         let header = try ParameterHeader.split(text)
         let (mode, body) = QueryEngine.splitPrefix(header.body)
-        let (plan, cached) = try compile(body)
+        let (plan, cached) = try compile(body, forRun: mode != .explain)
         if mode == .explain {
             var result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription().map { [.string($0)] },
                                      hasResultSet: true)
@@ -92,7 +92,7 @@ public final class QueryEngine: Sendable {
         let header = try ParameterHeader.split(text)
         let (mode, body) = QueryEngine.splitPrefix(header.body)
         guard mode == .run else { return nil }
-        let (plan, cached) = try compile(body)
+        let (plan, cached) = try compile(body, forRun: true)
         if plan.isUpdating && !readOnly { return nil }
         guard mayAnswerQuickly(plan) else { return nil }
         let strikes = slowBodies.withLock { $0.isEmpty ? 0 : $0[body] ?? 0 }  // usually empty: no hashing
@@ -128,7 +128,7 @@ public final class QueryEngine: Sendable {
     public func writes(_ text: String) -> Bool {
         guard let header = try? ParameterHeader.split(text) else { return false }
         let (mode, body) = QueryEngine.splitPrefix(header.body)
-        guard mode != .explain, let (plan, _) = try? compile(body) else { return false }
+        guard mode != .explain, let (plan, _) = try? compile(body, forRun: false) else { return false }
         return plan.isUpdating
     }
 
@@ -170,7 +170,7 @@ public final class QueryEngine: Sendable {
     /// (GRAPH.EXPLAIN). Nothing runs; `store` is not read (plans do not depend on the data).
     public func explain(_ text: String, on store: GraphStore) throws(QueryError) -> [String] {
         let header = try ParameterHeader.split(text)
-        let (plan, _) = try compile(QueryEngine.splitPrefix(header.body).body)
+        let (plan, _) = try compile(QueryEngine.splitPrefix(header.body).body, forRun: false)
         return plan.treeDescription()
     }
 
@@ -179,7 +179,7 @@ public final class QueryEngine: Sendable {
     public func profile(_ text: String, on store: GraphStore, parameters: [String: Value] = [:],
                         timeout: Duration? = nil) throws(QueryError) -> [String] {
         let header = try ParameterHeader.split(text)
-        let (plan, _) = try compile(QueryEngine.splitPrefix(header.body).body)
+        let (plan, _) = try compile(QueryEngine.splitPrefix(header.body).body, forRun: true)
         let profiler = Profiler(steps: plan.steps.count)
         _ = try run(plan, on: store, header: header, parameters: parameters, readOnly: false, timeout: timeout,
                     profiler: profiler)
@@ -274,16 +274,30 @@ public final class QueryEngine: Sendable {
         var body: String
     }
 
-    /// The plan for a query body, from the cache when present; the Bool says which.
-    func compile(_ body: String) throws(QueryError) -> (LogicalPlan, Bool) {
+    /// A cached plan, and whether a run has used it: planning a text to see whether it writes
+    /// (the server does, to pick a thread) or to EXPLAIN it caches the plan but runs nothing.
+    struct CachedPlan {
+        var plan: LogicalPlan
+        var hasRun: Bool
+    }
+
+    /// The plan for a query body, from the cache when present, and whether an earlier run used
+    /// that plan (the reply's `Cached execution: 1`). `forRun`: the plan is about to run, so a
+    /// later run reuses a plan that has run.
+    func compile(_ body: String, forRun: Bool) throws(QueryError) -> (LogicalPlan, Bool) {
         let key = PlanKey(thread: UInt(pthread_self()), body: body)
-        if let plan = cache.withLock({ $0[key] }) { return (plan, true) }
+        let hit = cache.withLock { plans -> CachedPlan? in
+            guard let entry = plans[key] else { return nil }
+            if forRun && !entry.hasRun { plans[key]?.hasRun = true }
+            return entry
+        }
+        if let hit { return (hit.plan, hit.hasRun) }
         let query = try Parser.parse(body)
         let bound = try Binder.bind(query, registry: procedures)
         let plan = SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(bound)
         cache.withLock { plans in
             if plans.count >= cacheCapacity { plans.removeAll(keepingCapacity: true) }
-            plans[key] = plan
+            plans[key] = CachedPlan(plan: plan, hasRun: forRun)
         }
         return (plan, false)
     }

@@ -32,6 +32,20 @@ struct QueryEngineTests {
         #expect(other.rows == [[.string("p")]])
     }
 
+    @Test("a plan made to see whether a text writes, or to explain it, is not a cached execution on its first run")
+    func planningAloneIsNotACachedExecution() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        let text = "UNWIND [1, 2] AS x RETURN x"
+        #expect(!engine.writes(text))
+        _ = try engine.explain(text, on: store)
+        #expect(!(try engine.execute("EXPLAIN " + text, on: store).statistics.cachedExecution))
+        let quick = try #require(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .seconds(60)))
+        #expect(!quick.statistics.cachedExecution)
+        #expect(quick.rows == [[.integer(1)], [.integer(2)]])
+        #expect(try engine.execute(text, on: store).statistics.cachedExecution)
+    }
+
     @Test("the cache forgets everything when full, and still answers right")
     func cacheCapacity() throws {
         let store = GraphStore.inMemory()
