@@ -43,7 +43,7 @@ enum EmbeddedCommand {
         progress("reference: \(data.userCount) users, \(data.friendshipCount) friendships")
         // Without events (a SNAP edge list) the audience and the feed have nothing to ask.
         if data.eventCount == 0 {
-            ops.removeAll { $0 == .audience || $0 == .feed }
+            ops.removeAll { $0 == .audience || $0 == .audienceCount || $0 == .feed }
             progress("no events in this data set: the audience and feed operations are skipped")
         }
         let reference = Reference(data: data)

@@ -8,7 +8,10 @@ import SocialData
 
 /// One question of the mix.
 enum Operation: String, CaseIterable, Codable, Sendable {
-    case lookup, friends, connections, mutual, relationships, audience, feed
+    case lookup, friends, connections, mutual, relationships, audience
+    /// The size of the invitable audience alone: the question the peers and the C floor answer (d).
+    case audienceCount = "audience-count"
+    case feed
 
     var title: String {
         switch self {
@@ -18,6 +21,7 @@ enum Operation: String, CaseIterable, Codable, Sendable {
         case .mutual: "mutual friends of a pair"
         case .relationships: "relationship labels, 20 users"
         case .audience: "invitable audience (2 hops)"
+        case .audienceCount: "invitable audience, count"
         case .feed: "invitation feed"
         }
     }
@@ -63,14 +67,10 @@ enum MixQueries {
         case (.audience, .procedure):
             return "CALL social.invitableAudience($eid, {hops: 2}) YIELD user, relation, mutual RETURN user.id, relation, mutual"
         case (.audience, .cypher):
-            return "MATCH (h:User)-[:HOSTS]->(e:Event {id: $eid}) MATCH (h)-[:FRIEND]-(f) "
-                + "WITH e, h, collect(DISTINCT f) AS friends UNWIND friends AS f OPTIONAL MATCH (f)-[:FRIEND]-(x) "
-                + "WITH e, h, friends, collect(DISTINCT x) + friends AS reach UNWIND reach AS c "
-                + "WITH DISTINCT e, h, friends, c "
-                + "WHERE c <> h AND NOT (c)-[:INVITED]->(e) AND NOT (c)-[:ATTENDING]->(e) AND NOT (h)-[:BLOCKED]-(c) "
-                + "WITH c, c IN friends AS isFriend, size([m IN friends WHERE (m)-[:FRIEND]-(c)]) AS mutual "
-                + "RETURN c.id AS user, CASE WHEN isFriend THEN 'FRIEND' ELSE 'CONNECTION' END AS relation, mutual "
+            return audience + "RETURN c.id AS user, CASE WHEN isFriend THEN 'FRIEND' ELSE 'CONNECTION' END AS relation, mutual "
                 + "ORDER BY isFriend DESC, mutual DESC, id(c)"
+        case (.audienceCount, .procedure): return "CALL social.invitableAudience($eid, {hops: 2}) YIELD user RETURN count(user)"
+        case (.audienceCount, .cypher): return audience + "RETURN count(c)"
         case (.feed, .procedure):
             return "CALL social.invitations($uid, {}) YIELD event, attending, hostRelation, hostMutual "
                 + "RETURN event.id, attending, hostRelation, hostMutual"
@@ -86,6 +86,16 @@ enum MixQueries {
                 + "CASE WHEN h IS NULL THEN null ELSE mutual END AS hostMutual ORDER BY event.starts_at, id(event)"
         }
     }
+}
+
+extension MixQueries {
+    /// The plain audience (docs/social.md) up to its rows, each `c` with `isFriend` and `mutual`.
+    static let audience = "MATCH (h:User)-[:HOSTS]->(e:Event {id: $eid}) MATCH (h)-[:FRIEND]-(f) "
+        + "WITH e, h, collect(DISTINCT f) AS friends UNWIND friends AS f OPTIONAL MATCH (f)-[:FRIEND]-(x) "
+        + "WITH e, h, friends, collect(DISTINCT x) + friends AS reach UNWIND reach AS c "
+        + "WITH DISTINCT e, h, friends, c "
+        + "WHERE c <> h AND NOT (c)-[:INVITED]->(e) AND NOT (c)-[:ATTENDING]->(e) AND NOT (h)-[:BLOCKED]-(c) "
+        + "WITH c, c IN friends AS isFriend, size([m IN friends WHERE (m)-[:FRIEND]-(c)]) AS mutual "
 }
 
 /// A call's answer, deferred: writes the answer's canonical form (after the clock stops).
@@ -129,6 +139,7 @@ struct MixPlan: Sendable {
             return text { Canonical.audience(rows.lazy.map { ($0.id, $0.kind.rawValue, $0.mutual) }, into: &$0) }
         }
         audienceCounts = counts
+        expected[.audienceCount] = counts.map { n in text { Canonical.ids(CollectionOfOne(n), into: &$0) } }
         expected[.feed] = samples.feedUsers.map { u in
             text { Canonical.feed(reference.feed(u).lazy.map { ($0.event, $0.attending, $0.hostKind.rawValue, $0.hostMutual) }, into: &$0) }
         }
@@ -142,7 +153,7 @@ struct MixPlan: Sendable {
     static func canonical(_ op: Operation, rows: [[ResultValue]], into w: inout CanonicalWriter) {
         switch op {
         case .lookup: Canonical.lookup(rows.lazy.map { (text0($0[0]), text0($0[1])) }, into: &w)
-        case .friends, .mutual: Canonical.ids(rows.lazy.map { int0($0[0]) }, into: &w)
+        case .friends, .mutual, .audienceCount: Canonical.ids(rows.lazy.map { int0($0[0]) }, into: &w)
         case .connections: Canonical.ranked(rows.lazy.map { (int0($0[0]), int0($0[1])) }, into: &w)
         case .relationships:
             Canonical.labels(rows.lazy.map { (int0($0[0]), text0($0[1]), int0($0[2]), bool0($0[3]), bool0($0[4])) }, into: &w)
@@ -159,7 +170,7 @@ struct MixPlan: Sendable {
         case .mutual: return ["a": .integer(Int64(s.pairs[i][0])), "b": .integer(Int64(s.pairs[i][1]))]
         case .relationships:
             return ["viewer": .integer(Int64(s.labelViewers[i])), "users": .list(s.labelLists[i].map { .integer(Int64($0)) })]
-        case .audience: return ["eid": .integer(Int64(s.events[i]))]
+        case .audience, .audienceCount: return ["eid": .integer(Int64(s.events[i]))]
         case .feed: return ["uid": .integer(Int64(s.feedUsers[i]))]
         }
     }
@@ -273,6 +284,10 @@ struct EmbeddedMix: Sendable {
             let rows = g.invitableAudience(of: e, schema: schema, scratch: &scratch)
             let ids = g.integerValues(idKey, of: rows.map(\.node.rawValue))
             return { Canonical.audience(zip(ids, rows).lazy.map { (Int($0 ?? -1), $1.kind.rawValue, $1.mutualFriends) }, into: &$0) }
+        case .audienceCount:
+            guard let e = node(eventLabel, s.events[i]) else { return { _ in } }
+            let n = g.invitableAudienceCount(of: e, schema: schema, scratch: &scratch)
+            return { Canonical.ids(CollectionOfOne(n), into: &$0) }
         case .feed:
             guard let u = node(userLabel, s.feedUsers[i]) else { return { _ in } }
             let rows = g.invitations(of: u, schema: schema, scratch: &scratch)
