@@ -8,14 +8,7 @@ extension ExecutionContext {
     /// The value of `expression` for `row`; `aggregates` feeds `.aggregateResult(i)`.
     func evaluate(_ expression: Expression, _ row: Row, aggregates: [RuntimeValue] = []) throws(QueryError) -> RuntimeValue {
         switch expression {
-        case .literal(let literal):
-            switch literal {
-            case .null: return .null
-            case .bool(let b): return .bool(b)
-            case .integer(let i): return .integer(i)
-            case .double(let d): return .double(d)
-            case .string(let s): return .string(s)
-            }
+        case .literal(let literal): return RuntimeValue(literal)
         case .parameter(let name):
             guard let value = parameters[name] else { throw QueryError(.semantic, "Missing parameters") }
             return value

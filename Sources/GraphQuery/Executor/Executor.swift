@@ -22,6 +22,12 @@ enum Executor {
     static func run(_ plan: LogicalPlan, graphStorage: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue],
                     registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
                     profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil) throws(QueryError) -> QueryResult {
+        if profiler == nil, let lookup = plan.pointLookup, let columns = plan.columns {
+            var result = try lookup.run(graph: &graphStorage.pointee, parameters: parameters, watchdog: watchdog,
+                                        resultRowLimit: resultRowLimit)
+            result.columns = columns
+            return result
+        }
         let context = ExecutionContext(graph: graphStorage, parameters: parameters, registry: registry, watchdog: watchdog,
                                        profiler: profiler, resultRowLimit: resultRowLimit)
         context.importDirectory = importDirectory

@@ -35,6 +35,17 @@ public enum RuntimeValue: Hashable, Sendable {
         }
     }
 
+    /// A query text's literal as a runtime value.
+    init(_ literal: Literal) {
+        switch literal {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .integer(let i): self = .integer(i)
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(s)
+        }
+    }
+
     /// True for null.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 

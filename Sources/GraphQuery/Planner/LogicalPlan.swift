@@ -68,4 +68,6 @@ struct LogicalPlan: Sendable {
     /// `steps`, boxed once for the executor's row-at-a-time dispatch (StreamState): boxing
     /// them on every run cost a point lookup an allocation per step.
     var stepBoxes: [StepBox] = []
+    /// Set when the plan is a point lookup, which runs without the general executor.
+    var pointLookup: PointLookup?
 }

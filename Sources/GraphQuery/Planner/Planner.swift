@@ -29,10 +29,12 @@ enum Planner {
                 steps.append((.loadCSV(url: url, withHeaders: withHeaders, slot: slot, terminator: terminator), width))
             }
         }
-        return LogicalPlan(steps: steps, columns: query.columns, slotNames: query.slotNames, isUpdating: query.isUpdating,
-                           parameterNames: query.parameterNames,
-                           unions: query.unions.map { ($0.all, plan($0.query)) },
-                           stepBoxes: StepBox.boxes(steps))
+        var planned = LogicalPlan(steps: steps, columns: query.columns, slotNames: query.slotNames, isUpdating: query.isUpdating,
+                                  parameterNames: query.parameterNames,
+                                  unions: query.unions.map { ($0.all, plan($0.query)) },
+                                  stepBoxes: StepBox.boxes(steps))
+        planned.pointLookup = PointLookup(planned)
+        return planned
     }
 
     static func planMatch(_ match: BoundMatch) -> PlanStep {

@@ -311,7 +311,9 @@ enum SocialTemplates {
         guard let tokens = try? Lexer.tokenize(body) else { return nil }
         let source = Array(body.utf8)
         for template in templates {
-            guard var (match, end) = template.match(tokens, source: source) else { continue }
+            guard let found = template.match(tokens, source: source) else { continue }
+            var match = found.0
+            let end = found.1
             var edits = template.columnEdits(tokens, at: end, source: source, match: &match)
             if finalProjectionIsPlain, tokens[end].isKeyword("RETURN"), !tokens[end + 1].isKeyword("DISTINCT"),
                let order = topLevelOrderBy(tokens, from: end),
