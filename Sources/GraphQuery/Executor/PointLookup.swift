@@ -53,6 +53,7 @@ struct PointLookup: Sendable {
     /// The lookup's rows, as the general executor would return them: every node with `label`
     /// whose `key` equals the value (Cypher equality; null equals nothing), under a unique
     /// index the one node.
+    ///
     /// `graph` is inout only so that it is read in place: a copy retains every buffer it has.
     func run(graph: inout Graph, parameters: [String: RuntimeValue], watchdog: Watchdog,
              resultRowLimit: Int?) throws(QueryError) -> QueryResult {
