@@ -39,6 +39,23 @@ struct CreateUserProcedure: Procedure {
     }
 }
 
+/// `test.counted(n) YIELD item`: n rows, but a count of n + 1000 when asked for one, so a
+/// test sees which of the two a query used.
+struct CountedProcedure: Procedure {
+    var signature: ProcedureSignature {
+        .init(name: "test.counted", arguments: [.init("n", .integer)], outputs: [.init("item", .integer)])
+    }
+    func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
+        guard case .integer(let n) = arguments[0] else { return [] }
+        return ProcedureRows((0..<max(0, n)).map { [.integer($0)] })
+    }
+    func count(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> Int? {
+        guard case .integer(let n) = arguments[0] else { return nil }
+        if n < 0 { throw QueryError(.runtime, "test.counted: n must not be negative") }
+        return Int(n) + 1000
+    }
+}
+
 /// `test.isEven(n)`: a registered scalar function.
 struct IsEvenFunction: RegisteredFunction {
     var name: String { "test.isEven" }
@@ -56,6 +73,7 @@ struct ProcedureTests {
         var registry = ProcedureRegistry.standard
         registry.register(RepeatProcedure())
         registry.register(CreateUserProcedure())
+        registry.register(CountedProcedure())
         registry.register(function: IsEvenFunction())
         return QueryEngine(procedures: registry)
     }()
@@ -83,6 +101,33 @@ struct ProcedureTests {
             try engine.execute("CALL test.createUser(4) YIELD node RETURN node.id / 0", on: store)
         }
         #expect(try engine.execute("MATCH (u:User) RETURN count(u)", on: store).rows == [[.integer(2)]])
+    }
+
+    @Test("a query that only counts a call's rows asks the procedure for the number")
+    func countedRows() throws {
+        let store = GraphStore.inMemory()
+        func value(_ text: String) throws -> [[ResultValue]] { try engine.execute(text, on: store).rows }
+        // test.counted answers 1003 when counted and makes 3 rows when called.
+        #expect(try value("CALL test.counted(3) YIELD item RETURN count(item)") == [[.integer(1003)]])
+        #expect(try value("CALL test.counted(3) YIELD item RETURN count(*) AS n, count(item) AS m") == [[.integer(1003), .integer(1003)]])
+        #expect(try value("UNWIND [1, 2] AS n CALL test.counted(n) YIELD item RETURN count(item)") == [[.integer(2003)]])
+        #expect(try value("CALL test.counted(3) YIELD item WITH count(item) AS n RETURN n + 1") == [[.integer(1004)]])
+        // Anything but plain counts of the call's rows, with no grouping, makes the rows.
+        #expect(try value("CALL test.counted(3) YIELD item RETURN count(DISTINCT item)") == [[.integer(3)]])
+        #expect(try value("CALL test.counted(3) YIELD item WHERE item > 0 RETURN count(item)") == [[.integer(2)]])
+        #expect(try value("CALL test.counted(3) YIELD item RETURN count(item), sum(item)") == [[.integer(3), .integer(3)]])
+        #expect(try value("CALL test.counted(3) YIELD item RETURN count(item) + 1") == [[.integer(4)]])
+        #expect(try value("CALL test.counted(3) YIELD item RETURN count(item * 2)") == [[.integer(3)]])
+        #expect(try value("UNWIND [2] AS n CALL test.counted(n) YIELD item RETURN n, count(item)") == [[.integer(2), .integer(2)]])
+        #expect(try value("UNWIND [null] AS x CALL test.counted(3) YIELD item RETURN count(x)") == [[.integer(0)]])
+        #expect(try value("CALL test.counted(3) YIELD item WITH item RETURN count(item)") == [[.integer(3)]])
+        // PROFILE reports each step's rows: the call makes them.
+        let profiled = try engine.profile("CALL test.counted(3) YIELD item RETURN count(item)", on: store)
+        #expect(profiled.contains { $0.contains("ProcedureCall") && $0.contains("Records produced: 3,") }, "\(profiled)")
+        // The count's errors are the query's.
+        #expect(throws: QueryError.self) { try engine.execute("CALL test.counted(-1) YIELD item RETURN count(item)", on: store) }
+        // A procedure that cannot count is called and its rows counted.
+        #expect(try value("CALL test.repeat('x', 4) YIELD item RETURN count(item)") == [[.integer(4)]])
     }
 
     @Test("a registered function works in WHERE and RETURN, with its arity checked")

@@ -99,6 +99,58 @@ import GraphStore
         #expect(try rows(engine, store, literal, 0) == (try rows(engine, store, Self.general(literal), 0)))
     }
 
+    @Test func theAudiencesSizeIsCountedWithoutItsRowsAndAgreesWithThem() throws {
+        let (store, engine) = try Self.store()
+        let plainCount = Self.plainAudience.replacingOccurrences(
+            of: "RETURN c.id, CASE WHEN isFriend THEN 'FRIEND' ELSE 'CONNECTION' END AS relation, mutual\nORDER BY isFriend DESC, mutual DESC, id(c)",
+            with: "RETURN count(c) AS n")
+        #expect(plainCount != Self.plainAudience)
+        #expect(try runsOnTheKernel(engine, store, plainCount))
+        let hopsOne = plainCount.replacingOccurrences(of: """
+            UNWIND friends AS f
+            OPTIONAL MATCH (f)-[:FRIEND]-(x)
+            WITH e, h, friends, collect(DISTINCT x) + friends AS reach
+            UNWIND reach AS c
+            """, with: "UNWIND friends AS c")
+        #expect(hopsOne != plainCount)
+        var nonZero = 0
+        for text in [plainCount, hopsOne] {
+            for event in [100, 101, 102, 999] {
+                let counted = try rows(engine, store, text, event)
+                let general = try rows(engine, store, Self.general(text), event)
+                #expect(counted == general, "event \(event): \(text)")
+                if counted != [[.integer(0)]] { nonZero += 1 }
+            }
+        }
+        #expect(nonZero >= 4, "the data must give audiences")
+        // The procedure's count is the number of its rows, for each option.
+        for event in ["100", "101", "102", "999", "null"] {
+            for options in ["{}", "{hops: 1}", "{hops: 2, limit: 3}", "{limit: 0}", "{hops: 1, limit: 100}"] {
+                let call = "CALL social.invitableAudience(\(event), \(options)) YIELD user, relation, mutual"
+                let listed = try rows(engine, store, "\(call) RETURN user", 0).count
+                #expect(try rows(engine, store, "\(call) RETURN count(user)", 0) == [[.integer(Int64(listed))]], "\(call)")
+                #expect(try rows(engine, store, "\(call) RETURN count(*), count(mutual)", 0) == [[.integer(Int64(listed)), .integer(Int64(listed))]])
+            }
+        }
+        // The event as a node; and a bad option is the same error counted or not.
+        let byNode = "MATCH (e:Event {id: 101}) CALL social.invitableAudience(e, {}) YIELD user"
+        let listed = try rows(engine, store, "\(byNode) RETURN user", 0).count
+        #expect(listed > 0)
+        #expect(try rows(engine, store, "\(byNode) RETURN count(user)", 0) == [[.integer(Int64(listed))]])
+        for bad in ["{hops: 3}", "{limit: -1}", "{size: 1}", "'x'"] {
+            var messages: [String] = []
+            for tail in ["RETURN user", "RETURN count(user)"] {
+                do {
+                    _ = try rows(engine, store, "CALL social.invitableAudience(100, \(bad)) YIELD user \(tail)", 0)
+                    Issue.record("expected an error for \(bad)")
+                } catch let error as QueryError {
+                    messages.append(error.message)
+                }
+            }
+            #expect(messages.count == 2 && messages[0] == messages[1], "\(bad): \(messages)")
+        }
+    }
+
     /// The relationship-label query exactly as docs/social.md gives it, with `RETURN x.id`.
     static let plainLabels = """
         MATCH (v:User {id: $viewer})

@@ -45,6 +45,13 @@ struct Accumulator {
         }
     }
 
+    /// Adds `n` rows whose argument is not null to a plain `count` (rows a procedure counted
+    /// without making them: Procedure.count).
+    mutating func addCounted(_ n: Int) {
+        precondition(function == .count && !isDistinct, "only a plain count takes rows by number")
+        count += Int64(n)
+    }
+
     /// The aggregate's value for the group.
     var result: RuntimeValue {
         switch function {

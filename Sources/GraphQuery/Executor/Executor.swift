@@ -273,19 +273,27 @@ final class StepBox: Sendable {
     /// A read-only call and the projection after it, run as one step when that projection ends
     /// the stretch (ExecutionContext.callThroughProjection).
     let directProjection: DirectProjection?
+    /// A read-only call whose rows the aggregation after it only counts
+    /// (BoundCall.rowsAreOnlyCounted).
+    let callIsOnlyCounted: Bool
 
     /// The steps of a plan, boxed.
     static func boxes(_ steps: [(step: PlanStep, width: Int)]) -> [StepBox] {
         steps.indices.map { i in
-            StepBox(step: steps[i].step, width: steps[i].width,
-                    directProjection: i + 1 < steps.count ? DirectProjection(call: steps[i].step, then: steps[i + 1].step) : nil)
+            let next = i + 1 < steps.count ? steps[i + 1].step : nil
+            var counted = false
+            if case .call(let call) = steps[i].step, let next { counted = call.rowsAreOnlyCounted(by: next) }
+            return StepBox(step: steps[i].step, width: steps[i].width,
+                           directProjection: next.flatMap { DirectProjection(call: steps[i].step, then: $0) },
+                           callIsOnlyCounted: counted)
         }
     }
 
-    init(step: PlanStep, width: Int, directProjection: DirectProjection? = nil) {
+    init(step: PlanStep, width: Int, directProjection: DirectProjection? = nil, callIsOnlyCounted: Bool = false) {
         self.step = step
         self.width = width
         self.directProjection = directProjection
+        self.callIsOnlyCounted = callIsOnlyCounted
         if case .projection(let projection) = step {
             projectionItems = projection.items.map(\.expression)
             projectionPredicate = projection.predicate
@@ -442,6 +450,14 @@ extension ExecutionContext {
             }
             return true
         case .call(let call):
+            // Rows only counted by the aggregation that ends the stretch: the procedure may
+            // count them without making them. (PROFILE counts each step's rows, so it takes
+            // the general path, as for the direct projection below.)
+            if box.callIsOnlyCounted, index + 1 == end, state.groups != nil, profiler == nil,
+               let n = try readOnlyCount(call, Executor.padded(row, to: width)) {
+                try state.groups!.addCounted(n, in: self)
+                return true
+            }
             // The call and the projection after it end the stretch: run as one step. (PROFILE
             // counts each step's rows, so it takes the general path.)
             if let direct = box.directProjection, index + 2 == end, profiler == nil {

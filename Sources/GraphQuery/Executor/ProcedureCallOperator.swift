@@ -56,6 +56,24 @@ struct DirectProjection: Sendable {
 }
 
 extension BoundCall {
+    /// True when the aggregation `next` only counts this call's rows: it groups by nothing and
+    /// each of its items is a `count(*)` or a plain `count` of a yielded column. Such a call may
+    /// ask its procedure for the number (Procedure.count) instead of its rows.
+    func rowsAreOnlyCounted(by next: PlanStep) -> Bool {
+        guard isReadOnly, predicate == nil, !isOptional, case .projection(let projection) = next,
+              projection.isAggregating, !projection.items.isEmpty else { return false }
+        let yielded = Set(outputs.map(\.slot))
+        return projection.items.allSatisfy { if case .aggregateResult = $0.expression { true } else { false } }
+            && projection.aggregates.allSatisfy { aggregate in
+                guard aggregate.function == .count, !aggregate.isDistinct else { return false }
+                switch aggregate.argument {
+                case nil: return true
+                case .slot(let slot)?: return yielded.contains(slot)
+                default: return false
+                }
+            }
+    }
+
     /// Places output row `r`'s yielded columns into their slots of `row` (a column past the
     /// procedure's width is null; a slot yielded twice keeps the last).
     @inline(__always)
@@ -127,6 +145,25 @@ extension ExecutionContext {
 
     /// The output rows of a read-only procedure for one input row.
     func readOnlyOutputs(_ call: BoundCall, _ row: Row) throws(QueryError) -> ProcedureRows {
+        try withReadOnlyProcedure(call, row) { (procedure, arguments, graph, context) throws(QueryError) in
+            try procedure.call(arguments, graph: &graph, context: &context)
+        }
+    }
+
+    /// The number of rows a read-only procedure would return for one input row, when it can
+    /// count them without making them (Procedure.count), or nil.
+    func readOnlyCount(_ call: BoundCall, _ row: Row) throws(QueryError) -> Int? {
+        try withReadOnlyProcedure(call, row) { (procedure, arguments, graph, context) throws(QueryError) in
+            try procedure.count(arguments, graph: &graph, context: &context)
+        }
+    }
+
+    /// Runs `body` with `call`'s procedure, its arguments for `row`, the run's graph and a
+    /// procedure context holding the run's social cache.
+    private func withReadOnlyProcedure<T>(
+        _ call: BoundCall, _ row: Row,
+        _ body: (any Procedure, [RuntimeValue], inout Graph, inout ProcedureContext) throws(QueryError) -> T
+    ) throws(QueryError) -> T {
         let resolved = try lookup(call)
         let arguments = try procedureArguments(call, resolved, row)
         // The run's own graph, not a copy: a copy retains and releases every buffer of the
@@ -136,7 +173,7 @@ extension ExecutionContext {
         var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog, socialRun: SocialRunCache())
         swap(&context.socialRun, &socialRun)
         defer { swap(&context.socialRun, &socialRun) }
-        return try resolved.procedure.call(arguments, graph: &graph, context: &context)
+        return try body(resolved.procedure, arguments, &graph, &context)
     }
 
     /// A read-only procedure and the projection after it (`direct`), which ends the stretch:

@@ -197,6 +197,14 @@ struct GroupAggregator {
         }
     }
 
+    /// Adds `n` rows at once to an aggregation without grouping items whose aggregates are
+    /// all plain counts of values that are never null (BoundCall.rowsAreOnlyCounted).
+    mutating func addCounted(_ n: Int, in context: ExecutionContext) throws(QueryError) {
+        precondition(keyItems.isEmpty, "rows are added by number only to an aggregation without groups")
+        for a in accumulators.indices { accumulators[a].addCounted(n) }
+        try context.watchdog.tick()
+    }
+
     /// One output row per group (in the order groups first appeared), with its input row.
     func finish(in context: ExecutionContext) throws(QueryError) -> [(output: Row, input: Row)] {
         let width = fresh.count

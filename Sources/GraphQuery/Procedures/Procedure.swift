@@ -99,6 +99,17 @@ public protocol Procedure: Sendable {
     /// The output rows, `signature.outputs.count` values each. Arguments have been count- and
     /// type-checked against the signature.
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows
+    /// The number of rows `call` would return for `arguments`, when the procedure can tell
+    /// without making them; nil to have `call` make them and count them. A query that only
+    /// counts a call's rows (`CALL … YIELD user RETURN count(user)`) asks this first. A
+    /// procedure that answers promises that none of its rows has a null output column (so
+    /// `count(column)` is the number of rows too) and throws the errors `call` would throw.
+    func count(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> Int?
+}
+
+extension Procedure {
+    /// Most procedures have no cheaper way to count their rows than to make them.
+    public func count(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> Int? { nil }
 }
 
 /// A procedure's output: rows of `width` values, stored one after another in one buffer. A
