@@ -29,6 +29,32 @@ struct CommandTableTests {
         #expect(table.spec(named: Array("GRAPH.RO_QUERY".utf8))?.name == "graph.RO_QUERY")
         #expect(table.spec(named: Array("PiNg".utf8))?.name == "ping")
         #expect(table.spec(named: Array("nosuch".utf8)) == nil)
+        #expect(table.spec(named: Array("PINGÉ".utf8)) == nil)
+        #expect(table.spec(named: Array(repeating: UInt8(ascii: "a"), count: 100_000)) == nil)
+    }
+
+    @Test("Query text is checked to be UTF-8 wherever a stray byte falls")
+    func queryTextValidation() throws {
+        for text in ["RETURN 1", "", "RETURN 'é' AS accented, '日本' AS kanji", String(repeating: "x", count: 17)] {
+            #expect(CommandInvocation.validText(Array(text.utf8)) == text)
+        }
+        let ascii = Array("MATCH (u:User {id: $id}) RETURN u.name".utf8)
+        // A lone continuation byte, a truncated sequence and an overlong one, in the words
+        // checked eight at a time and in the tail.
+        for bad: [UInt8] in [[0x80], [0xC3], [0xC0, 0xAF]] {
+            for at in [0, 3, 8, 17, ascii.count] {
+                var bytes = ascii
+                bytes.insert(contentsOf: bad, at: at)
+                #expect(CommandInvocation.validText(bytes) == nil, "\(bad) at \(at)")
+            }
+        }
+        try withContext { context in
+            var query = Array("RETURN 'x".utf8)
+            query.append(0xFF)
+            query.append(contentsOf: "' AS v".utf8)
+            let (reply, _) = table.execute([Array("GRAPH.QUERY".utf8), Array("g".utf8), query], context: context)
+            #expect(String(decoding: reply, as: UTF8.self) == "-ERR query text is not valid UTF-8\r\n")
+        }
     }
 
     @Test("Arity follows Redis's convention: n exactly, -n at least")

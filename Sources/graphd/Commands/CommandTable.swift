@@ -8,7 +8,7 @@ struct CommandTable: Sendable {
 
     /// A table holding `specs`.
     init(_ specs: [CommandSpec]) {
-        for spec in specs { self.specs[spec.name.lowercased()] = spec }
+        for spec in specs { self.specs[spec.key] = spec }
     }
 
     /// Every command graphd serves. Other areas add theirs with one line each.
@@ -82,13 +82,21 @@ struct CommandTable: Sendable {
     /// This table with `extra` added (replacing specs of the same name).
     func adding(_ extra: [CommandSpec]) -> CommandTable {
         var table = self
-        for spec in extra { table.specs[spec.name.lowercased()] = spec }
+        for spec in extra { table.specs[spec.key] = spec }
         return table
     }
 
     /// The spec for a command name in any case, or nil.
     func spec(named name: [UInt8]) -> CommandSpec? {
-        specs[String(decoding: name.lazy.map(Self.asciiLowercase), as: UTF8.self)]
+        // Every request passes here: the key is written in place. (Decoding a lazily
+        // lowercased sequence took the generic path, a dynamic cast and a copy, and cost as
+        // much as the point lookup the request asked for.) No command name is that long.
+        guard name.count <= 64 else { return nil }
+        let key = String(unsafeUninitializedCapacity: name.count) { buffer in
+            for i in name.indices { buffer[i] = Self.asciiLowercase(name[i]) }
+            return name.count
+        }
+        return specs[key]
     }
 
     /// All specs, sorted by name (for docs and tests).
@@ -149,7 +157,7 @@ struct CommandTable: Sendable {
         guard let outcome = handler(&invocation, context, &reply) else { return nil }
         session = invocation.session
         let failed = reply.bytes.count > replyStart && reply.bytes[replyStart] == UInt8(ascii: "-")
-        context.statistics.record(command: spec.name.lowercased(), duration: ContinuousClock.now - started, failed: failed)
+        context.statistics.record(command: spec.key, duration: ContinuousClock.now - started, failed: failed)
         return outcome
     }
 

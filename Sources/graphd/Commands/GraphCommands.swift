@@ -71,7 +71,7 @@ enum GraphCommands {
     /// The server runs those on its CPU-sized read pool.
     static func onlyReads(_ request: [[UInt8]], spec: CommandSpec, context: ServerContext) -> Bool {
         if spec.flags.contains(.readonly) { return true }
-        guard request.count >= 3, let text = String(validating: request[2], as: UTF8.self) else { return false }
+        guard request.count >= 3, let text = CommandInvocation.validText(request[2]) else { return false }
         return !context.engine.writes(text)
     }
 
@@ -147,7 +147,7 @@ enum GraphCommands {
             return .failure(ConfigError(message: "ERR query is \(raw.count) bytes, longer than MAX_QUERY_LENGTH "
                                         + "(\(limits.maxQueryLength) bytes)"))
         }
-        guard let text = String(validating: raw, as: UTF8.self) else {
+        guard let text = CommandInvocation.validText(raw) else {
             return .failure(ConfigError(message: "ERR query text is not valid UTF-8"))
         }
         let timeout: Duration?

@@ -12,7 +12,7 @@ enum GraphPlanCommands {
     static let explain: CommandHandler = { invocation, context, reply in
         let limits = context.configuration.limits
         let raw = invocation.arguments[1]
-        guard raw.count <= limits.maxQueryLength, let text = String(validating: raw, as: UTF8.self) else {
+        guard raw.count <= limits.maxQueryLength, let text = CommandInvocation.validText(raw) else {
             reply.error("ERR query text is not valid UTF-8 or longer than MAX_QUERY_LENGTH (\(limits.maxQueryLength) bytes)")
             return .keepOpen
         }

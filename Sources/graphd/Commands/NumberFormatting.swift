@@ -25,9 +25,11 @@ enum NumberFormatting {
         // correct it by the exact remainder (a fused multiply-add computes it without rounding).
         var rounded = (value * 1_000_000).rounded(.toNearestOrEven)
         let remainder = (-rounded).addingProduct(value, 1_000_000)
-        if remainder > 0.5 || (remainder == 0.5 && rounded.truncatingRemainder(dividingBy: 2) != 0) {
+        // (`rounded` is a whole number below 2^47: its parity is its integer's.)
+        let odd = UInt64(rounded) & 1 != 0
+        if remainder > 0.5 || (remainder == 0.5 && odd) {
             rounded += 1
-        } else if remainder < -0.5 || (remainder == -0.5 && rounded.truncatingRemainder(dividingBy: 2) != 0) {
+        } else if remainder < -0.5 || (remainder == -0.5 && odd) {
             rounded -= 1
         }
         // Written back to front: six fraction digits, the point, then the whole part (under

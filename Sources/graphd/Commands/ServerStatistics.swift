@@ -30,6 +30,12 @@ final class ServerStatistics: Sendable {
         /// Nanoseconds, so that sub-microsecond commands (PING) still add up.
         var nanoseconds: Int64 = 0
         var failedCalls = 0
+
+        mutating func record(nanoseconds: Int64, failed: Bool) {
+            calls += 1
+            self.nanoseconds += nanoseconds
+            if failed { failedCalls += 1 }
+        }
     }
     private let perCommand = Mutex<[String: CommandCounter]>([:])
 
@@ -40,11 +46,8 @@ final class ServerStatistics: Sendable {
         commandsProcessed.add(1, ordering: .relaxed)
         let nanos = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
         perCommand.withLock { table in
-            var counter = table[command, default: CommandCounter()]
-            counter.calls += 1
-            counter.nanoseconds += nanos
-            if failed { counter.failedCalls += 1 }
-            table[command] = counter
+            // In place: one hash of the name, not a read and a write.
+            table[command, default: CommandCounter()].record(nanoseconds: nanos, failed: failed)
         }
     }
 
