@@ -13,8 +13,9 @@ public final class QueryEngine: Sendable {
     /// do not defeat the cache). Cleared whole when it reaches `cacheCapacity` entries.
     private let cache = Mutex<[PlanKey: CachedPlan]>([:])
     private let cacheCapacity: Int
-    /// Query bodies that ran past `executeIfQuick`'s budget, with their strikes (`strikesOut`).
-    private let slowBodies = Mutex<[String: Int]>([:])
+    /// Query bodies that ran past `executeIfQuick`'s budget, with their strikes (`strikesOut`,
+    /// `probation`).
+    private let slowBodies = Mutex<[String: QuickRecord]>([:])
     private let settings: Mutex<QueryConfiguration>
     /// The procedures and registered functions queries may call.
     public let procedures: ProcedureRegistry
@@ -83,7 +84,7 @@ public final class QueryEngine: Sendable {
     /// having changed nothing, when the text writes, is EXPLAIN or PROFILE, was slow before,
     /// finds the graph's lock taken, or runs past `budget` — the caller then runs it the
     /// ordinary way. A text that keeps overrunning the budget (`strikesOut` times more often
-    /// than not) is not tried quickly again. Errors (syntax, missing parameters, …) are thrown as
+    /// than not) is tried quickly only on probation (one call in `probation`). Errors (syntax, missing parameters, …) are thrown as
     /// `execute` throws them.
     public func executeIfQuick(_ text: String, on store: GraphStore, readOnly: Bool = false, timeout: Duration?,
                                budget: Duration) throws(QueryError) -> QueryResult? {
@@ -95,7 +96,15 @@ public final class QueryEngine: Sendable {
         let (plan, cached) = try compile(body, forRun: true)
         if plan.isUpdating && !readOnly { return nil }
         guard mayAnswerQuickly(plan) else { return nil }
-        let strikes = slowBodies.withLock { $0.isEmpty ? 0 : $0[body] ?? 0 }  // usually empty: no hashing
+        let strikes = slowBodies.withLock { bodies -> Int in
+            guard !bodies.isEmpty, let record = bodies[body] else { return 0 }  // usually empty: no hashing
+            guard record.strikes >= QueryEngine.strikesOut else { return record.strikes }
+            // Struck out: every `probation`-th call is tried again, so a text that overran while
+            // the server was cold, or while one hub's pair was asked for, is not sent to a
+            // worker for good. A quick try takes a strike back; then it is tried every time.
+            bodies[body]!.passedOver += 1
+            return bodies[body]!.passedOver % QueryEngine.probation == 0 ? QueryEngine.strikesOut - 1 : record.strikes
+        }
         if strikes >= QueryEngine.strikesOut { return nil }
         let configuration = self.configuration
         // The budget is the run's, not the parse's: a first run also plans, once.
@@ -158,12 +167,25 @@ public final class QueryEngine: Sendable {
     /// one overrun may be a cold cache or a preemption; three in a row are the query.
     static let strikesOut = 3
 
+    /// A struck-out text is tried again on every this-many-th call (a wasted try costs at most
+    /// the budget, a sixty-fourth of the calls).
+    static let probation = 64
+
     private func strike(_ body: String, by change: Int) {
         slowBodies.withLock { bodies in
             if bodies.count >= cacheCapacity { bodies.removeAll(keepingCapacity: true) }
-            let strikes = max(0, (bodies[body] ?? 0) + change)
-            bodies[body] = strikes == 0 ? nil : strikes
+            var record = bodies[body] ?? QuickRecord()
+            // Never past the count that strikes out: one quick try on probation brings it back.
+            record.strikes = min(QueryEngine.strikesOut, max(0, record.strikes + change))
+            bodies[body] = record.strikes == 0 ? nil : record
         }
+    }
+
+    /// A text's standing on the quick path: its overruns less its quick runs since, and the
+    /// calls declined without a try since it struck out.
+    struct QuickRecord {
+        var strikes = 0
+        var passedOver = 0
     }
 
     /// The operator tree of `text`'s plan, root first, children indented four spaces

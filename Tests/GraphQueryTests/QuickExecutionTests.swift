@@ -65,6 +65,30 @@ struct QuickExecutionTests {
         #expect(try engine.execute(slow, on: store).rows == [[.integer(40_000)]])
     }
 
+    @Test("a struck-out text is tried again on probation, and back on the quick path once it is quick")
+    func probation() throws {
+        let store = try Self.chain(50)
+        let engine = QueryEngine()
+        let text = "MATCH (a:User), (b:User) RETURN count(*)"
+        for _ in 0..<QueryEngine.strikesOut {
+            #expect(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .zero) == nil)
+        }
+        // Declined untried (even with an hour's budget) until the probation call, which overruns
+        // again: still out.
+        for _ in 1..<QueryEngine.probation {
+            #expect(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .seconds(3600)) == nil)
+        }
+        #expect(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .zero) == nil)
+        for _ in 1..<QueryEngine.probation {
+            #expect(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .seconds(3600)) == nil)
+        }
+        // The next probation call is quick: tried on every call from then on.
+        #expect(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .seconds(3600))?.rows == [[.integer(2500)]])
+        for _ in 0..<3 {
+            #expect(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .seconds(3600)) != nil)
+        }
+    }
+
     @Test("one overrun is forgiven by the quick runs after it")
     func strikesDecay() throws {
         let store = try Self.chain(50)
