@@ -84,8 +84,8 @@ public final class QueryEngine: Sendable {
     /// having changed nothing, when the text writes, is EXPLAIN or PROFILE, was slow before,
     /// finds the graph's lock taken, or runs past `budget` — the caller then runs it the
     /// ordinary way. A text that keeps overrunning the budget (`strikesOut` times more often
-    /// than not) is tried quickly only on probation (one call in `probation`). Errors (syntax, missing parameters, …) are thrown as
-    /// `execute` throws them.
+    /// than not) is tried quickly only on probation (one call in `probation`). Errors (syntax,
+    /// missing parameters, …) are thrown as `execute` throws them.
     public func executeIfQuick(_ text: String, on store: GraphStore, readOnly: Bool = false, timeout: Duration?,
                                budget: Duration) throws(QueryError) -> QueryResult? {
         let clock = ContinuousClock()

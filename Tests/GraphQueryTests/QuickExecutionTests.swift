@@ -49,15 +49,20 @@ struct QuickExecutionTests {
         #expect(store.read { $0.nodeCount } == 2)
     }
 
-    @Test("a query past its budget is declined, and after three overruns no longer tried")
+    /// Runs `text` on a budget of zero until it strikes out, checking each try is declined.
+    func strikeOut(_ text: String, _ engine: QueryEngine, _ store: GraphStore) throws {
+        for _ in 0..<QueryEngine.strikesOut {
+            #expect(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .zero) == nil)
+        }
+    }
+
+    @Test("a query past its budget is declined, and after three overruns declined untried")
     func budget() throws {
         let store = try Self.chain(200)
         let engine = QueryEngine()
         // Every pair of users: 40,000 rows, far beyond a budget of zero.
         let slow = "MATCH (a:User), (b:User) RETURN count(*)"
-        for _ in 0..<QueryEngine.strikesOut {
-            #expect(try engine.executeIfQuick(slow, on: store, timeout: nil, budget: .zero) == nil)
-        }
+        try strikeOut(slow, engine, store)
         // Struck out: declined even with all the time in the world.
         #expect(try engine.executeIfQuick(slow, on: store, timeout: nil, budget: .seconds(60)) == nil)
         // Other texts are still tried, and the declined one still runs the ordinary way.
@@ -70,9 +75,7 @@ struct QuickExecutionTests {
         let store = try Self.chain(50)
         let engine = QueryEngine()
         let text = "MATCH (a:User), (b:User) RETURN count(*)"
-        for _ in 0..<QueryEngine.strikesOut {
-            #expect(try engine.executeIfQuick(text, on: store, timeout: nil, budget: .zero) == nil)
-        }
+        try strikeOut(text, engine, store)
         // Declined untried (even with an hour's budget) until the probation call, which overruns
         // again: still out.
         for _ in 1..<QueryEngine.probation {
