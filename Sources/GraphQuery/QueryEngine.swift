@@ -93,7 +93,8 @@ public final class QueryEngine: Sendable {
         let header = try ParameterHeader.split(text)
         let (mode, body) = QueryEngine.splitPrefix(header.body)
         guard mode == .run else { return nil }
-        let (plan, cached) = try compile(body, forRun: true)
+        // Planned, not yet run: a text declined here must not report its first run as cached.
+        let (plan, cached) = try compile(body, forRun: false)
         if plan.isUpdating && !readOnly { return nil }
         guard mayAnswerQuickly(plan) else { return nil }
         let strikes = slowBodies.withLock { bodies -> Int in
@@ -106,6 +107,7 @@ public final class QueryEngine: Sendable {
             return bodies[body]!.passedOver % QueryEngine.probation == 0 ? QueryEngine.strikesOut - 1 : record.strikes
         }
         if strikes >= QueryEngine.strikesOut { return nil }
+        if !cached { _ = try compile(body, forRun: true) }  // the trial uses the plan: once a text
         let configuration = self.configuration
         // The budget is the run's, not the parse's: a first run also plans, once.
         let running = clock.now

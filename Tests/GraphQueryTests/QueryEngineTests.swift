@@ -32,7 +32,7 @@ struct QueryEngineTests {
         #expect(other.rows == [[.string("p")]])
     }
 
-    @Test("a plan made to see whether a text writes, or to explain it, is not a cached execution on its first run")
+    @Test("a plan made to see whether a text writes, to explain it, or declined by the quick path, is not a cached execution on its first run")
     func planningAloneIsNotACachedExecution() throws {
         let store = GraphStore.inMemory()
         let engine = QueryEngine()
@@ -44,6 +44,13 @@ struct QueryEngineTests {
         #expect(!quick.statistics.cachedExecution)
         #expect(quick.rows == [[.integer(1)], [.integer(2)]])
         #expect(try engine.execute(text, on: store).statistics.cachedExecution)
+        // Texts the quick path declines untried (a write, a procedure that may walk two hops)
+        // have not run either.
+        for declined in ["CREATE (:X)", "CALL social.connections(1, {}) YIELD user RETURN count(user)"] {
+            #expect(try engine.executeIfQuick(declined, on: store, timeout: nil, budget: .seconds(60)) == nil)
+            #expect(!(try engine.execute(declined, on: store).statistics.cachedExecution), "\(declined)")
+            #expect(try engine.execute(declined, on: store).statistics.cachedExecution, "\(declined)")
+        }
     }
 
     @Test("the cache forgets everything when full, and still answers right")
