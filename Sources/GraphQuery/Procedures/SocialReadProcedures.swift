@@ -256,16 +256,20 @@ struct SocialInvitableAudienceProcedure: Procedure {
         }
         if arguments.count > 2, case .bool(true) = arguments[2] {
             // The pattern's rows are the kernel's, pair by pair (patternRows changes counts, not members).
-            guard case .list(let pairs) = arguments[0] else { return 0 }
-            var n = 0
-            for pair in pairs {
-                guard case .list(let ends) = pair, ends.count == 2, case .node(let event) = ends[0], case .node(let host) = ends[1] else { continue }
-                n += size(event, host: host)
-            }
-            return n
+            return Self.eventHostPairs(arguments[0]).reduce(0) { $0 + size($1.event, host: $1.host) }
         }
         guard let event = try shared.node(arguments[0], label: schema.event, schema: schema, graph: graph, procedure: signature.name, argument: "event") else { return 0 }
         return size(event, host: nil)
+    }
+
+    /// The `[event, host]` pairs of the planner's rewrite (its first argument), in order; an
+    /// element of another shape is skipped.
+    static func eventHostPairs(_ value: RuntimeValue) -> [(event: NodeID, host: NodeID)] {
+        guard case .list(let pairs) = value else { return [] }
+        return pairs.compactMap { pair in
+            guard case .list(let ends) = pair, ends.count == 2, case .node(let event) = ends[0], case .node(let host) = ends[1] else { return nil }
+            return (event, host)
+        }
     }
 
     /// The options and schema of a call, checked (the same errors for `call` and `count`).
@@ -286,11 +290,10 @@ struct SocialInvitableAudienceProcedure: Procedure {
     /// mutual friend of every friend (of itself); and with several pairs the rows of all of
     /// them are merged in the query's order.
     func patternRows(_ pairs: RuntimeValue, schema: SocialSchema, options: AudienceOptions, graph: Graph) -> ProcedureRows {
-        guard case .list(let pairs) = pairs else { return [] }
+        let pairs = Self.eventHostPairs(pairs)
         var members: [AudienceMember] = []
         var resort = pairs.count > 1
-        for pair in pairs {
-            guard case .list(let ends) = pair, ends.count == 2, case .node(let event) = ends[0], case .node(let host) = ends[1] else { continue }
+        for (event, host) in pairs {
             var found = shared.pool.withScratch { scratch in
                 graph.invitableAudience(of: event, host: host, schema: schema, options: options, scratch: &scratch)
             }
