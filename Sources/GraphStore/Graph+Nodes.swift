@@ -38,15 +38,21 @@ extension Graph {
     /// what copying the answer does.
     /// - Complexity: O(nodes).
     public func integerValues(_ key: PropertyKeyID, of nodes: [UInt32]) -> [Int64?] {
-        guard let column = propertyIndexes.first(where: { $0.descriptor.key == key && $0.integers != nil })?.integers else {
-            return nodes.map { if case .integer(let v) = property(key, of: NodeID(rawValue: $0)) { v } else { nil } }
-        }
-        return nodes.map { raw -> Int64? in
-            if let v = column.value(of: NodeID(rawValue: raw)) { return v }
-            // Another label's index, or a value the column does not hold: the general read.
-            if case .integer(let v) = property(key, of: NodeID(rawValue: raw)) { return v }
-            return nil
-        }
+        let column = integerColumn(key)
+        return nodes.map { integerValue(key, of: $0, column: column) }
+    }
+
+    /// The column of a unique index on `key` that holds integers, if there is one.
+    func integerColumn(_ key: PropertyKeyID) -> IntegerColumn? {
+        propertyIndexes.first(where: { $0.descriptor.key == key && $0.integers != nil })?.integers
+    }
+
+    /// Node `raw`'s integer `key`: from `column` when it holds it, else the general read
+    /// (another label's index, or a value the column does not hold).
+    @inline(__always) func integerValue(_ key: PropertyKeyID, of raw: UInt32, column: IntegerColumn?) -> Int64? {
+        if let v = column?.value(of: NodeID(rawValue: raw)) { return v }
+        if case .integer(let v) = property(key, of: NodeID(rawValue: raw)) { return v }
+        return nil
     }
 
     /// The node's properties in the order they were first set.

@@ -27,9 +27,13 @@ public struct Graph: Sendable {
         var isLive: Bool { type != Self.freeType }
     }
 
-    var labelTable = NameTable()
-    var typeTable = NameTable()
-    var keyTable = NameTable()
+    var labelTable = NameTable() { didSet { resolveStandardSocialNames() } }
+    var typeTable = NameTable() { didSet { resolveStandardSocialNames() } }
+    var keyTable = NameTable() { didSet { resolveStandardSocialNames() } }
+    /// graphd's standard social names resolved to this graph's ids, resolved again whenever a
+    /// name table changes (interning, a rollback, a bulk build); nil until one has. Every social
+    /// query needs them, and resolving them is a dozen dictionary lookups.
+    var standardSocialSchema: SocialSchema?
     var nodes: [NodeRecord] = []
     /// Which node slots are live.
     var liveNodes = NodeBitSet()

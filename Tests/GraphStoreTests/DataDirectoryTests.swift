@@ -16,6 +16,19 @@ import GraphTestSupport
         }
     }
 
+    @Test("Each refused name is told what is wrong with it", arguments: [
+        ("", "it is empty"), ("a/b", "it contains '/'"), ("a..", "it contains '..'"), ("..b", "it contains '..'"),
+        (".", "it is '.'"), ("é\u{0}", "it contains a NUL byte"), (String(repeating: "é", count: 101), "longer than 200 bytes"),
+    ])
+    func refusalsNameTheProblem(name: String, problem: String) {
+        #expect(DataDirectory.validationProblem(name)?.contains(problem) == true)
+    }
+
+    @Test("Dots, non-ASCII and 200 bytes are fine in a name", arguments: [".a", "a.", "a.b.c", "…", "é", "Zoë", String(repeating: "é", count: 100)])
+    func namesNearTheRulesPass(name: String) {
+        #expect(DataDirectory.validationProblem(name) == nil)
+    }
+
     @Test func validNamesAreAccepted() throws {
         try withTemporaryDirectory { data in
             let directory = try DataDirectory(path: data + "/nested/dir")  // created when missing

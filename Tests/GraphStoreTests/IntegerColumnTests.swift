@@ -183,4 +183,30 @@ import Testing
         #expect(expected == [42, 42, -5, nil, nil, .min, nil, nil])
         #expect(graph.integerValues(other, of: raw) == Array(repeating: nil, count: raw.count))
     }
+
+    /// `friendIntegerValues` is `integerValues` of `friendIDs` in one pass: friends stored in
+    /// either direction and twice, of either indexed label, unindexed, without an integer.
+    @Test func friendIntegerValuesAreTheFriendsValuesInFriendOrder() throws {
+        var graph = Graph()
+        graph.beginTransaction()
+        let user = graph.internLabel("User"), event = graph.internLabel("Event"), id = graph.internPropertyKey("id")
+        let friend = graph.internRelationshipType("FRIEND")
+        try graph.createIndex(label: user, key: id, unique: true)
+        try graph.createIndex(label: event, key: id, unique: true)
+        let hub = try graph.createNode(labels: [user], properties: [(id, .integer(0))])
+        let values: [(LabelID?, Value?)] = [(user, .integer(7)), (event, .integer(8)), (nil, .integer(-3)),
+                                            (user, .string("x")), (user, nil), (user, .integer(11))]
+        for (k, (label, value)) in values.enumerated() {
+            let node = try graph.createNode(labels: label.map { [$0] } ?? [], properties: value.map { [(id, $0)] } ?? [])
+            let (from, to) = k.isMultiple(of: 2) ? (hub, node) : (node, hub)
+            _ = try graph.createRelationship(type: friend, from: from, to: to, properties: [])
+            if k == 1 { _ = try graph.createRelationship(type: friend, from: hub, to: node, properties: []) }
+        }
+        _ = graph.commitTransaction()
+        let schema = graph.socialSchema()
+        let read = graph.friendIntegerValues(id, of: hub, schema: schema)
+        #expect(read == graph.integerValues(id, of: graph.friendIDs(of: hub, schema: schema)))
+        #expect(read == [7, 8, -3, nil, nil, 11])
+        #expect(graph.friendIntegerValues(id, of: NodeID(rawValue: 1_000), schema: schema).isEmpty)
+    }
 }

@@ -3,7 +3,7 @@
 // on small hand-made graphs.
 
 import Testing
-import GraphStore
+@testable import GraphStore
 
 @Suite struct SocialRulesTests {
     /// Users 0…5; friendships 0–1, 0–2, 1–3, 2–3, 3–4 (4 is a connection of 1 and 2, not of 0).
@@ -311,5 +311,37 @@ import GraphStore
         #expect(g.connections(of: u(0), schema: s, scratch: &scratch).isEmpty)
         #expect(g.relations(of: u(0), to: [u(1)], schema: s, scratch: &scratch).map(\.kind) == [.none])
         #expect(!g.canView(viewer: u(0), user: u(0), schema: s))
+    }
+
+    @Test("The graph's resolution of the standard names follows interning, rollback and a bulk build")
+    func standardNamesStayResolved() throws {
+        var g = Graph()
+        #expect(g.socialSchema() == SocialSchema(graph: g) && g.socialSchema().friend == nil)
+        g.beginTransaction()
+        _ = g.internRelationshipType("FOLLOWS")
+        let friend = g.internRelationshipType("FRIEND")
+        #expect(g.socialSchema().friend == friend && g.socialSchema().follows != nil)
+        #expect(g.standardSocialSchema?.friend == friend)  // kept, not looked up per call
+        g.rollbackTransaction()
+        #expect(g.socialSchema().friend == nil && g.socialSchema().follows == nil)
+        // The same ids, other names: a count-based check would keep the rolled-back answer.
+        g.beginTransaction()
+        _ = g.internRelationshipType("KNOWS")
+        let again = g.internRelationshipType("FRIEND")
+        let user = g.internLabel("User"), id = g.internPropertyKey("id")
+        _ = g.commitTransaction()
+        #expect(again == friend)
+        #expect(g.socialSchema() == SocialSchema(graph: g))
+        #expect(g.socialSchema().follows == nil && g.socialSchema().user == user && g.socialSchema().id == id)
+
+        var builder = GraphBuilder()
+        _ = builder.label("Event")
+        let built = try (consume builder).build()
+        #expect(built.socialSchema() == SocialSchema(graph: built) && built.socialSchema().event != nil)
+        let people = people()
+        #expect(people.socialSchema() == SocialSchema(graph: people) && people.socialSchema().friend != nil)
+        var renamed = SocialNames.standard
+        renamed.friend = "KNOWS"
+        #expect(g.socialSchema(names: renamed).friend == g.relationshipTypeID(named: "KNOWS"))
     }
 }

@@ -260,7 +260,7 @@ struct EmbeddedMix: Sendable {
             return { Canonical.lookup(CollectionOfOne((text0(name), text0(username))), into: &$0) }
         case .friends:
             guard let u = node(userLabel, s.users[i]) else { return { _ in } }
-            let ids = g.integerValues(idKey, of: g.friendIDs(of: u, schema: schema))
+            let ids = g.friendIntegerValues(idKey, of: u, schema: schema)
             return { Canonical.ids(ids.lazy.map { Int($0 ?? -1) }, into: &$0) }
         case .connections:
             guard let u = node(userLabel, s.users[i]) else { return { _ in } }

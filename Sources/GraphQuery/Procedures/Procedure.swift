@@ -227,7 +227,10 @@ struct SocialRunCache {
     private var lastUser: NodeID?
     private var kept: KeptFriendsLease?
 
+    /// The graph keeps the standard names resolved; other names are resolved once a run (and
+    /// again if the run interns a name).
     mutating func schema(_ graph: Graph, names: SocialNames) -> SocialSchema {
+        if names == .standard { return graph.socialSchema() }
         let counts = graph.nameCounts
         if let cachedSchema, schemaCounts == counts, schemaNames == names { return cachedSchema }
         let schema = SocialSchema(graph: graph, names: names)

@@ -13,7 +13,7 @@ struct SocialCanViewFunction: RegisteredFunction {
 
     func call(_ arguments: [RuntimeValue], graph: Graph) throws(QueryError) -> RuntimeValue {
         if arguments[0].isNull || arguments[1].isNull { return .null }
-        let schema = SocialSchema(graph: graph, names: shared.names)
+        let schema = graph.socialSchema(names: shared.names)
         guard let viewer = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "viewer"),
               let user = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user")
         else { return .bool(false) }
@@ -31,7 +31,7 @@ struct SocialMutualFriendCountFunction: RegisteredFunction {
 
     func call(_ arguments: [RuntimeValue], graph: Graph) throws(QueryError) -> RuntimeValue {
         if arguments[0].isNull || arguments[1].isNull { return .null }
-        let schema = SocialSchema(graph: graph, names: shared.names)
+        let schema = graph.socialSchema(names: shared.names)
         guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "a"),
               let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "b")
         else { return .integer(0) }

@@ -27,7 +27,7 @@ extension Graph {
         if sender == recipient {
             throw SocialError(.selfRequest, "Cannot send a friend request: \(socialName(sender, names)) cannot befriend themselves")
         }
-        var schema = SocialSchema(graph: self, names: names)
+        var schema = socialSchema(names: names)
         if hasRelationship(schema.blocked, from: recipient, to: sender) {
             throw SocialError(.blocked, "Cannot send a friend request: \(socialName(recipient, names)) has blocked \(socialName(sender, names))")
         }
@@ -51,7 +51,7 @@ extension Graph {
     public mutating func acceptFriendRequest(by recipient: NodeID, from sender: NodeID, at time: Int64,
                                              names: SocialNames = .standard) throws(SocialError) {
         try requireUsers(sender, recipient, doing: "accept a friend request")
-        let schema = SocialSchema(graph: self, names: names)
+        let schema = socialSchema(names: names)
         guard hasRelationship(schema.friendRequest, from: sender, to: recipient) else {
             throw SocialError(.requestNotFound, "Cannot accept: \(socialName(sender, names)) has no pending friend request to \(socialName(recipient, names))")
         }
@@ -65,7 +65,7 @@ extension Graph {
     public mutating func declineFriendRequest(by recipient: NodeID, from sender: NodeID,
                                               names: SocialNames = .standard) throws(SocialError) {
         try requireUsers(sender, recipient, doing: "decline a friend request")
-        let schema = SocialSchema(graph: self, names: names)
+        let schema = socialSchema(names: names)
         guard hasRelationship(schema.friendRequest, from: sender, to: recipient) else {
             throw SocialError(.requestNotFound, "Cannot decline: \(socialName(sender, names)) has no pending friend request to \(socialName(recipient, names))")
         }
@@ -76,7 +76,7 @@ extension Graph {
     public mutating func cancelFriendRequest(from sender: NodeID, to recipient: NodeID,
                                              names: SocialNames = .standard) throws(SocialError) {
         try requireUsers(sender, recipient, doing: "cancel a friend request")
-        let schema = SocialSchema(graph: self, names: names)
+        let schema = socialSchema(names: names)
         guard hasRelationship(schema.friendRequest, from: sender, to: recipient) else {
             throw SocialError(.requestNotFound, "Cannot cancel: \(socialName(sender, names)) has no pending friend request to \(socialName(recipient, names))")
         }
@@ -88,7 +88,7 @@ extension Graph {
     @discardableResult
     public mutating func unfriend(_ a: NodeID, _ b: NodeID, names: SocialNames = .standard) throws(SocialError) -> Bool {
         try requireUsers(a, b, doing: "unfriend")
-        let schema = SocialSchema(graph: self, names: names)
+        let schema = socialSchema(names: names)
         guard areFriends(a, b, schema: schema) else { return false }
         try deleteSocialRelationships(schema.friend, between: a, and: b, bothWays: true)
         return true
@@ -104,7 +104,7 @@ extension Graph {
         if blocker == blocked {
             throw SocialError(.selfRequest, "Cannot block: \(socialName(blocker, names)) cannot block themselves")
         }
-        let schema = SocialSchema(graph: self, names: names)
+        let schema = socialSchema(names: names)
         try deleteSocialRelationships(schema.friend, between: blocker, and: blocked, bothWays: true)
         try deleteSocialRelationships(schema.friendRequest, between: blocker, and: blocked, bothWays: true)
         if hasRelationship(schema.blocked, from: blocker, to: blocked) { return false }
@@ -117,7 +117,7 @@ extension Graph {
     @discardableResult
     public mutating func unblock(_ blocked: NodeID, by blocker: NodeID, names: SocialNames = .standard) throws(SocialError) -> Bool {
         try requireUsers(blocker, blocked, doing: "unblock")
-        let schema = SocialSchema(graph: self, names: names)
+        let schema = socialSchema(names: names)
         guard hasRelationship(schema.blocked, from: blocker, to: blocked) else { return false }
         try deleteSocialRelationships(schema.blocked, between: blocker, and: blocked, bothWays: false)
         return true
@@ -152,7 +152,7 @@ extension Graph {
         } catch {
             throw SocialError(error)
         }
-        return SocialSchema(graph: self, names: names)
+        return socialSchema(names: names)
     }
 
     /// Deletes every `type` relationship from `a` to `b` (and from `b` to `a` with `bothWays`).

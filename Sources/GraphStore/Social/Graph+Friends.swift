@@ -153,6 +153,20 @@ extension Graph {
         }
     }
 
+    /// The integer property `key` (the app's id, say) of each friend of `user`, in
+    /// `friendIDs`' order, nil for a friend without one: a friend list in the app's ids,
+    /// read in the one pass that finds the friends, into one array.
+    /// - Complexity: O(degree).
+    public func friendIntegerValues(_ key: PropertyKeyID, of user: NodeID, schema: SocialSchema) -> [Int64?] {
+        var merge = FriendMerge(self, user, schema.friend)
+        let column = integerColumn(key)
+        return Array(unsafeUninitializedCapacity: merge.capacityHint) { buffer, count in
+            var n = 0
+            merge.forEachID { id in buffer[n] = integerValue(key, of: id, column: column); n &+= 1 }
+            count = n
+        }
+    }
+
     /// Whether `viewer` may read `user`'s friends-only profile: themselves and their friends may,
     /// nobody else (blocking removes friendship, so a blocked viewer is never a friend).
     /// - Complexity: O(log degree).

@@ -41,7 +41,7 @@ public struct SocialNames: Sendable, Hashable {
 /// nil, and reads treat it as "no such relationships" (an empty adjacency), so a fresh graph
 /// answers every question with empty results instead of an error.
 /// Resolving costs a few dictionary lookups: resolve once per query, not once per node.
-public struct SocialSchema: Sendable {
+public struct SocialSchema: Sendable, Equatable {
     public let user: LabelID?
     public let event: LabelID?
     public let id: PropertyKeyID?
@@ -73,6 +73,16 @@ public struct SocialSchema: Sendable {
 }
 
 extension Graph {
+    /// `names` resolved to this graph's ids: kept resolved for the standard names, looked up for others.
+    public func socialSchema(names: SocialNames = .standard) -> SocialSchema {
+        if names == .standard, let standardSocialSchema { return standardSocialSchema }
+        return SocialSchema(graph: self, names: names)
+    }
+
+    mutating func resolveStandardSocialNames() {
+        standardSocialSchema = SocialSchema(graph: self, names: .standard)
+    }
+
     /// The adjacency of `node` for an optional type: empty when the type was never interned.
     @inline(__always) func socialAdjacency(of node: NodeID, _ type: RelationshipTypeID?, _ direction: Direction) -> AdjacencyList {
         guard let type else { return AdjacencyList() }
