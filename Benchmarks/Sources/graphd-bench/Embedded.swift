@@ -93,7 +93,7 @@ enum EmbeddedCommand {
         let throughputForms: [Form] = try options.string("throughput-forms") == nil ? [.kernel, .procedure]
             : options.list("throughput-forms", all: Form.allCases)
         let seconds = try options.double("throughput-seconds", default: 3)
-        let withWriter = options.string("throughput-writer", default: "yes") != "no"
+        let withWriter = try options.yesNo("throughput-writer", default: true)
         let writerRate = try options.double("writer-rate", default: 5_000)
         var throughput: [OperationResult] = []
         for op in throughputOps {

@@ -41,6 +41,15 @@ struct Options {
         return v
     }
 
+    func yesNo(_ name: String, default value: Bool) throws -> Bool {
+        switch values[name] {
+        case nil: return value
+        case "yes": return true
+        case "no": return false
+        case let text?: throw UsageError("--\(name) wants yes or no, got '\(text)'")
+        }
+    }
+
     func list<T: RawRepresentable>(_ name: String, all: [T]) throws -> [T] where T.RawValue == String {
         guard let text = values[name] else { return all }
         return try text.split(separator: ",").map { word in

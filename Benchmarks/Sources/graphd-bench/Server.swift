@@ -25,6 +25,7 @@ enum ServerCommand {
         "form": "procedure | cypher (default procedure)",
         "write-ratio": "fraction of calls in the mixed phase that are writes, 0 skips the phase (default 0.1)",
         "rate": "open loop: target calls per second over all clients; 0 = closed loop (default 0)",
+        "round-trip": "yes | no: before each client count's phases, time PING alone, the protocol's round trip, and show each read's p50 beyond it (default yes)",
         "out": "result JSON path",
     ]
 
@@ -42,6 +43,7 @@ enum ServerCommand {
         }
         let writeRatio = try options.double("write-ratio", default: 0.1)
         let rate = try options.double("rate", default: 0)
+        let roundTrip = try options.yesNo("round-trip", default: true)
         var report = RunReport(command: "server", arguments: arguments)
         let (data, source) = try loadDataset(options)
         let reference = Reference(data: data)
@@ -73,6 +75,9 @@ enum ServerCommand {
         let setup = LoadSetup(plan: plan, form: form, port: port, graph: graph, duration: duration, rate: rate,
                               writeBase: writeBase, writePool: writePool)
         for clients in clientCounts {
+            if roundTrip {
+                report.results.append(contentsOf: try drive(setup, clients: clients, reads: [], writeRatio: 0, cursor: writeCursor))
+            }
             for op in ops {
                 report.results.append(contentsOf: try drive(setup, clients: clients, reads: [op], writeRatio: 0, cursor: writeCursor))
             }
@@ -83,12 +88,17 @@ enum ServerCommand {
         report.passed = report.results.allSatisfy { $0.mismatches == 0 }
         print("graphd server — \(report.dataset!.source) on 127.0.0.1:\(port), \(form.rawValue) form, " +
               (rate > 0 ? "open loop at \(Int(rate))/s" : "closed loop") + "; harness \(report.build) build")
-        print(renderTable(["operation", "clients", "phase", "calls", "calls/s", "p50", "p95", "p99", "max", "wrong/errors"],
+        // A read's p50 beyond PING's at the same client count: what the server and the reply
+        // add to the round trip, the part issue 6's wire target bounds (floor + round trip + 20%).
+        let pingP50 = Dictionary(report.results.filter { $0.operation == Self.roundTripName }.map { ($0.form.split(separator: " ").last ?? "", $0.latency.p50) },
+                                 uniquingKeysWith: { a, _ in a })
+        print(renderTable(["operation", "clients", "phase", "calls", "calls/s", "p50", "p50 − PING", "p95", "p99", "max", "wrong/errors"],
                           report.results.map { r in
                               let parts = r.form.split(separator: " ")
+                              let beyond = r.operation == Self.roundTripName ? "–" : pingP50[parts.last ?? ""].map { formatMicroseconds(r.latency.p50 - $0) } ?? "–"
                               return [Operation(rawValue: r.operation)?.title ?? r.operation, String(parts.last ?? ""), String(parts.first ?? ""),
                                       "\(r.latency.count)", String(format2: r.latency.throughput, decimals: 0),
-                                      formatMicroseconds(r.latency.p50), formatMicroseconds(r.latency.p95),
+                                      formatMicroseconds(r.latency.p50), beyond, formatMicroseconds(r.latency.p95),
                                       formatMicroseconds(r.latency.p99), formatMicroseconds(r.latency.max), "\(r.mismatches)"]
                           }))
         let out = options.string("out", default: defaultResultPath(command: "server", dataset: source))
@@ -98,11 +108,15 @@ enum ServerCommand {
         return report.passed
     }
 
-    /// Runs `clients` threads for the duration and returns one result per operation seen.
+    /// The name of the PING phase's results (no reads: the protocol's round trip alone).
+    static let roundTripName = "ping"
+
+    /// Runs `clients` threads for the duration and returns one result per operation seen; with
+    /// no reads, they send PING (the round-trip phase).
     static func drive(_ setup: LoadSetup, clients: Int, reads: [Operation], writeRatio: Double,
                       cursor: WriteCursor) throws -> [OperationResult] {
         let phase = writeRatio > 0 ? "mixed" : "single"
-        progress("\(phase) \(reads.count == 1 ? reads[0].rawValue : "mix"), \(clients) client(s), \(setup.duration) s")
+        progress("\(phase) \(reads.isEmpty ? Self.roundTripName : reads.count == 1 ? reads[0].rawValue : "mix"), \(clients) client(s), \(setup.duration) s")
         let collected = Mutex<[ThreadTally]>([])
         let started = nowNanoseconds()
         let threads = (0..<clients).map { t in
@@ -115,7 +129,7 @@ enum ServerCommand {
         while collected.withLock({ $0.count }) < clients { usleep(20_000) }
         let wall = nowNanoseconds() - started
         let tallies = collected.withLock { $0 }
-        var names = reads.map(\.rawValue)
+        var names = reads.isEmpty ? [Self.roundTripName] : reads.map(\.rawValue)
         if writeRatio > 0 { names.append("write") }
         return names.compactMap { name in
             let lat = tallies.flatMap { $0.latencies[name] ?? [] }
@@ -165,6 +179,16 @@ enum ServerCommand {
                     }
                 } catch {
                     tally.record(error: "write", "write: \(error)")
+                }
+                continue
+            }
+            if reads.isEmpty {
+                do {
+                    let reply = try client.call(["PING"])
+                    tally.latencies[Self.roundTripName, default: []].append(nowNanoseconds() - t0)
+                    if reply != .simple("PONG") { tally.record(error: Self.roundTripName, "PING answered \(reply)") }
+                } catch {
+                    tally.record(error: Self.roundTripName, "PING: \(error)")
                 }
                 continue
             }
