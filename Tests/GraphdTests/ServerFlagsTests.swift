@@ -12,7 +12,8 @@ struct ServerFlagsTests {
         let command = try CommandLineOptions.parse([
             "serve", "--requirepass", "s3cret", "--max-clients", "50", "--timeout", "100", "--timeout-max", "2000",
             "--max-result-rows", "-1", "--max-queued-queries", "8", "--max-query-bytes", "4096",
-            "--max-bulk-bytes", "65536", "--client-output-limit", "1048576", "--import-folder", "/srv/csv"])
+            "--max-bulk-bytes", "65536", "--client-output-limit", "1048576", "--import-folder", "/srv/csv",
+            "--busy-poll", "0"])
         guard case .serve(let options) = command else {
             Issue.record("expected serve, got \(command)")
             return
@@ -28,6 +29,7 @@ struct ServerFlagsTests {
         expected.maxBulkBytes = 65536
         expected.clientOutputLimitBytes = 1_048_576
         expected.importFolder = "/srv/csv"
+        expected.busyPollMicroseconds = 0
         #expect(options.server == expected)
     }
 
@@ -41,6 +43,7 @@ struct ServerFlagsTests {
         #expect(throws: UsageError.self) { try CommandLineOptions.parse(["--max-clients", "0"]) }
         #expect(throws: UsageError.self) { try CommandLineOptions.parse(["--timeout", "soon"]) }
         #expect(throws: UsageError.self) { try CommandLineOptions.parse(["--requirepass", ""]) }
+        #expect(throws: UsageError.self) { try CommandLineOptions.parse(["--busy-poll", "-1"]) }
     }
 
     @Test("Only loopback addresses may be bound without a password")

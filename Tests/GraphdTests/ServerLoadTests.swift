@@ -1,7 +1,8 @@
 // ServerLoadTests.swift — the event loop under load, in process: a thousand concurrent
 // connections, queries running in parallel, load shedding when the pending-query limit is
 // reached, a client that does not read never blocking the others, the output limit closing
-// a client with a log line, max clients, and Redis's hard request caps before AUTH.
+// a client with a log line, max clients, Redis's hard request caps before AUTH, and the idle
+// loop's busy poll.
 // Commands that block until released make each case deterministic: no sleeps, no timing.
 
 import Foundation
@@ -174,6 +175,28 @@ struct ServerLoadTests {
         server.stop()   // returns although the loop thread is still waiting at the gate
         #expect(server.logLines.withLock { $0 }.contains { $0.contains("stopping with 1 command(s) still running") })
         gate.open(1)
+    }
+
+    @Test("An idle loop polls before it sleeps: a request sent right after a reply is found by polling; with a budget of 0, none is")
+    func busyPoll() throws {
+        for (budget, polls) in [(1_000_000, true), (0, false)] {
+            // A budget of a second: nothing this test does leaves the loop idle that long.
+            let server = try InProcessServer(configure: { $0.busyPollMicroseconds = budget })
+            defer { server.stop() }
+            let client = try server.client()
+            _ = try client.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
+            for _ in 0..<20 {
+                #expect(try client.command("PING") == .simple("PONG"))
+                #expect(try client.command("GRAPH.RO_QUERY", "g", "MATCH (u:User {id: 1}) RETURN u.id").rows == [[.integer(1)]])
+            }
+            guard case .bulk(let info) = try client.command("INFO", "stats") else {
+                Issue.record("INFO did not answer a bulk string")
+                continue
+            }
+            let hits = server.context.statistics.busyPollHits.load(ordering: .relaxed)
+            #expect(info.contains("busy_poll_hits:"))
+            #expect(polls ? hits >= 20 : hits == 0, "budget \(budget) µs: \(hits) requests found by polling")
+        }
     }
 
     @Test("Hundreds of pipelined quick reads are answered in order, on the I/O thread or past its share on a worker")

@@ -58,6 +58,7 @@ enum ServeCommand {
         configuration.port = options.port
         configuration.maxClients = options.server.maxClients
         configuration.clientOutputLimit = options.server.clientOutputLimitBytes
+        configuration.busyPollMicroseconds = options.server.busyPollMicroseconds
         configuration.limits.maxBulkLength = options.server.maxBulkBytes
 
         let server: Server

@@ -15,6 +15,8 @@ struct ServerFlags: Equatable, Sendable {
     var clientOutputLimitBytes = Connection.defaultOutputLimit
     /// `--import-folder`: the only directory LOAD CSV may read files from; nil: none.
     var importFolder: String?
+    /// `--busy-poll`: microseconds an idle event loop polls before it sleeps.
+    var busyPollMicroseconds = ServerConfiguration.defaultBusyPollMicroseconds
     /// Largest bulk argument a client may send, in bytes.
     var maxBulkBytes = ProtocolLimits.defaultMaxBulkLength
 
@@ -58,6 +60,11 @@ struct ServerFlags: Equatable, Sendable {
             OptionSpec("--import-folder", value: "DIR", environment: "GRAPHD_IMPORT_FOLDER",
                        help: "the only directory LOAD CSV may read files from (default: none, LOAD CSV of files is off)") { o, t throws(UsageError) in
                 o.server.importFolder = try OptionValue.nonEmpty(t, flag: "--import-folder", what: "a directory")
+            },
+            OptionSpec("--busy-poll", value: "MICROSECONDS", environment: "GRAPHD_BUSY_POLL",
+                       help: "how long an idle event loop polls for requests before it sleeps, 0 to always sleep "
+                             + "(default \(ServerConfiguration.defaultBusyPollMicroseconds); trades CPU for latency)") { o, t throws(UsageError) in
+                o.server.busyPollMicroseconds = try OptionValue.integer(t, flag: "--busy-poll", in: 0...1_000_000)
             },
             OptionSpec("--client-output-limit", value: "BYTES", environment: "GRAPHD_CLIENT_OUTPUT_LIMIT",
                        help: "unsent reply bytes after which a client is disconnected (default \(Connection.defaultOutputLimit))") { o, t throws(UsageError) in
