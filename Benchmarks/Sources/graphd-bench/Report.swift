@@ -15,6 +15,10 @@ struct OperationResult: Codable, Sendable {
     var failures: [String]
     /// Stopped early because the phase's time budget ran out (the figures cover `latency.count` calls).
     var truncated: Bool
+    /// `server` only: the server's own execution time per call, as its replies report it
+    /// ("Query internal execution time"), in nanoseconds; what the wire and the client add is
+    /// `latency` minus this.
+    var serverTime: LatencySummary? = nil
 }
 
 /// One run of `embedded`, `server` or `recovery`, as written to the JSON file.

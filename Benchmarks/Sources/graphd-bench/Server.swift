@@ -92,13 +92,16 @@ enum ServerCommand {
         // add to the round trip, the part issue 6's wire target bounds (floor + round trip + 20%).
         let pingP50 = Dictionary(report.results.filter { $0.operation == Self.roundTripName }.map { ($0.form.split(separator: " ").last ?? "", $0.latency.p50) },
                                  uniquingKeysWith: { a, _ in a })
-        print(renderTable(["operation", "clients", "phase", "calls", "calls/s", "p50", "p50 − PING", "p95", "p99", "max", "wrong/errors"],
+        // "server p50": the server's own execution time (from its replies), so that the rest of
+        // p50 − PING is visibly the reply's bytes, the hand-offs and the client's decoding.
+        print(renderTable(["operation", "clients", "phase", "calls", "calls/s", "p50", "p50 − PING", "server p50", "p95", "p99", "max", "wrong/errors"],
                           report.results.map { r in
                               let parts = r.form.split(separator: " ")
                               let beyond = r.operation == Self.roundTripName ? "–" : pingP50[parts.last ?? ""].map { formatMicroseconds(r.latency.p50 - $0) } ?? "–"
                               return [Operation(rawValue: r.operation)?.title ?? r.operation, String(parts.last ?? ""), String(parts.first ?? ""),
                                       "\(r.latency.count)", String(format2: r.latency.throughput, decimals: 0),
-                                      formatMicroseconds(r.latency.p50), beyond, formatMicroseconds(r.latency.p95),
+                                      formatMicroseconds(r.latency.p50), beyond, r.serverTime.map { formatMicroseconds($0.p50) } ?? "–",
+                                      formatMicroseconds(r.latency.p95),
                                       formatMicroseconds(r.latency.p99), formatMicroseconds(r.latency.max), "\(r.mismatches)"]
                           }))
         let out = options.string("out", default: defaultResultPath(command: "server", dataset: source))
@@ -135,10 +138,12 @@ enum ServerCommand {
             let lat = tallies.flatMap { $0.latencies[name] ?? [] }
             guard !lat.isEmpty || tallies.contains(where: { ($0.errors[name] ?? 0) > 0 }) else { return nil }
             let wrong = tallies.reduce(0) { $0 + ($1.errors[name] ?? 0) }
+            let serverTimes = tallies.flatMap { $0.latencies[name + Self.serverTimeSuffix] ?? [] }
             return OperationResult(operation: name, form: "\(phase) \(setup.form.rawValue) c=\(clients)", query: nil,
                                    latency: LatencySummary(nanoseconds: lat, wallNanoseconds: wall), mismatches: wrong,
                                    failures: Array(tallies.flatMap(\.failures).filter { $0.hasPrefix(name) }.prefix(3)),
-                                   truncated: false)
+                                   truncated: false,
+                                   serverTime: serverTimes.isEmpty ? nil : LatencySummary(nanoseconds: serverTimes))
         }
     }
 
@@ -206,6 +211,9 @@ enum ServerCommand {
                 let elapsed = nowNanoseconds() - t0
                 let answer = try rows(reply)
                 tally.latencies[op.rawValue, default: []].append(elapsed)
+                if let serverTime = internalExecutionTime(reply) {
+                    tally.latencies[op.rawValue + Self.serverTimeSuffix, default: []].append(serverTime)
+                }
                 let write: MixAnswer = { MixPlan.canonical(op, rows: answer, into: &$0) }
                 if Canonical.digest(write) != setup.plan.expectedDigests[op]![i] {
                     tally.record(error: op.rawValue, "\(op.rawValue) sample \(i): expected \(setup.plan.expected[op]![i].prefix(120)) got \(Canonical.text(write).prefix(120))")
@@ -220,6 +228,20 @@ enum ServerCommand {
     static func outcome(_ client: RESPClient, _ graph: String, _ query: String) throws -> String {
         let r = try rows(try client.call(["GRAPH.QUERY", graph, query]))
         return r.first.map { text0($0[0]) } ?? "no row"
+    }
+
+    /// Names the server-reported execution times of an operation's calls in a `ThreadTally`.
+    static let serverTimeSuffix = "#server"
+
+    /// The "Query internal execution time: X milliseconds" of a verbose reply, in nanoseconds.
+    static func internalExecutionTime(_ reply: RESPReply) -> UInt64? {
+        guard case .array(let top?) = reply, top.count == 3, case .array(let statistics?) = top[2] else { return nil }
+        let prefix = "Query internal execution time: "
+        for case .bulk(let line?) in statistics where line.hasPrefix(prefix) {
+            guard let milliseconds = Double(line.dropFirst(prefix.count).prefix { $0 != " " }) else { return nil }
+            return UInt64(milliseconds * 1e6)
+        }
+        return nil
     }
 
     /// The rows of a verbose GRAPH.QUERY reply as result values (bulk true/false as booleans).
