@@ -20,7 +20,15 @@ final class PseudoTerminalProcess {
         guard openpty(&master, &slave, nil, nil, &size) == 0 else {
             throw TestClientError(description: "openpty failed: \(errno)")
         }
-        let slaveName = String(cString: ttyname(slave))
+        // ttyname_r, not ttyname: ttyname returns a static buffer, and tests start terminals on
+        // several threads at once. With ttyname, two REPLs could open the same pty (both reading
+        // one test's keys, the other test's terminal silent), as a CI run once showed.
+        var nameBuffer = [CChar](repeating: 0, count: 256)
+        guard ttyname_r(slave, &nameBuffer, nameBuffer.count) == 0 else {
+            close(master); close(slave)
+            throw TestClientError(description: "ttyname_r failed: \(errno)")
+        }
+        let slaveName = String(decoding: nameBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
