@@ -75,15 +75,7 @@ final class RESPClient {
 
     private func appendHeader(_ kind: UInt8, _ value: Int) {
         out.append(kind)
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        var v = value
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat { d[n] = UInt8(ascii: "0") + UInt8(v % 10); v /= 10; n += 1 } while v > 0
-            while n > 0 { n -= 1; out.append(d[n]) }
-        }
+        out.append(contentsOf: String(value).utf8)
         out.append(13); out.append(10)
     }
 
