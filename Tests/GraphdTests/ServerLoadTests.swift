@@ -128,7 +128,7 @@ struct ServerLoadTests {
         return QueryEngine(procedures: registry)
     }
 
-    @Test("A read arriving while no other runs is run by the loop thread, which hands the loop over first")
+    @Test("A read arriving while no other runs is run by the loop thread; the follower on standby leads if anything happens meanwhile")
     func loopReads() throws {
         let gate = Gate()
         let server = try InProcessServer(engine: Self.engine(gate: gate))

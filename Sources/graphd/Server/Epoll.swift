@@ -24,6 +24,8 @@ final class Epoll {
         static let error = Events(rawValue: 0x008)      // EPOLLERR
         static let hangup = Events(rawValue: 0x010)     // EPOLLHUP
         static let readHangup = Events(rawValue: 0x2000) // EPOLLRDHUP
+        /// Reported once, then disarmed until modified again (EPOLLONESHOT).
+        static let oneShot = Events(rawValue: 1 << 30)
     }
 
     private typealias CreateFunction = @convention(c) (Int32) -> Int32
@@ -39,7 +41,9 @@ final class Epoll {
     private static let dataOffset = 8
     #endif
 
-    private let fd: Int32
+    /// The epoll instance's own descriptor: readable while it has events, so that it can be
+    /// watched from another epoll.
+    let descriptor: Int32
     private let control: ControlFunction
     private let waitFunction: WaitFunction
     private var eventBuffer: UnsafeMutableRawBufferPointer
@@ -57,12 +61,12 @@ final class Epoll {
         self.waitFunction = unsafeBitCast(wait, to: WaitFunction.self)
         let fd = createFunction(Int32(O_CLOEXEC))
         guard fd >= 0 else { throw SystemCallError(call: "epoll_create1", errno: Glibc.errno) }
-        self.fd = fd
+        self.descriptor = fd
         eventBuffer = .allocate(byteCount: Self.eventSize * capacity, alignment: 8)
     }
 
     deinit {
-        close(fd)
+        close(descriptor)
         eventBuffer.deallocate()
     }
 
@@ -81,7 +85,7 @@ final class Epoll {
 
     /// Waits up to `timeoutMilliseconds` (-1: forever) and returns the ready tokens.
     func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> [(token: UInt64, events: Events)] {
-        let count = waitFunction(fd, eventBuffer.baseAddress, Int32(capacity), timeoutMilliseconds)
+        let count = waitFunction(descriptor, eventBuffer.baseAddress, Int32(capacity), timeoutMilliseconds)
         if count < 0 {
             if Glibc.errno == EINTR { return [] }
             throw SystemCallError(call: "epoll_wait", errno: Glibc.errno)
@@ -102,7 +106,7 @@ final class Epoll {
         let result = event.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: events.rawValue, toByteOffset: 0, as: UInt32.self)
             raw.storeBytes(of: token, toByteOffset: Self.dataOffset, as: UInt64.self)
-            return control(fd, operation, descriptor, raw.baseAddress)
+            return control(self.descriptor, operation, descriptor, raw.baseAddress)
         }
         guard result == 0 else { throw SystemCallError(call: "epoll_ctl", errno: Glibc.errno) }
     }

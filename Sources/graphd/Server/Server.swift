@@ -9,12 +9,15 @@
 // MAX_QUEUED_QUERIES are refused at once.
 //
 // A read that is not quick, arriving while no other read runs, is run by the loop thread that
-// read it, leader/follower style: it first makes another loop thread the leader (a waiting
-// follower, or a new thread), so epoll is never left unwatched, then runs the read and writes
-// the reply itself. The client's request and reply then cross no thread: no sleeping worker to
-// wake, no waking the loop back (tens of microseconds on a lightly loaded server). The loop's
-// state is guarded by `state`: the leader holds it while it handles events, and a thread that
-// ran a read holds it while it hands the reply to the connection.
+// read it, leader/follower style, and its reply written by that thread, which then leads again.
+// The client's request and reply cross no thread: no sleeping worker to wake, no waking the loop
+// back (tens of microseconds on a lightly loaded server). Epoll is not left unwatched meanwhile:
+// the other loop thread, a follower, sleeps in a standby epoll that watches the loop's epoll
+// only while a read runs, so it is woken to lead only if something happens then (another
+// client's request, a worker's reply). Handing the loop over up front cost every such read a
+// futex wake-up and a context switch, 20 µs of a one-client connections request's 87. The
+// loop's state is guarded by `state`: the leader holds it while it handles events, and a thread
+// that ran a read holds it while it hands the reply to the connection.
 //
 // An idle leader polls for a short while before it sleeps in epoll_wait (`--busy-poll`,
 // `waitForEvents`): a request that arrives meanwhile is read at once instead of after a wake-up,
@@ -122,17 +125,23 @@ final class Server: @unchecked Sendable {
     /// Quick-path tries one connection's pipelined requests get per batch of its input: with
     /// the 50 µs budget, a few milliseconds at most before the other clients are served.
     static let quickRunsPerTurn = 64
-    /// Loop threads at most: a leader, one running a read, and one waiting to lead.
-    static let maximumLoopThreads = 3
+    /// Loop threads at most: while one runs a read, the other sleeps on standby or leads (it
+    /// cannot take a read of its own then: one loop-thread read at a time).
+    static let maximumLoopThreads = 2
 
     /// Guards every mutable field below (see the class comment).
     private let state = Mutex<Void>(())
-    /// Loop threads waiting to lead wait here; the leader signals it to hand over.
-    private let leadership = DispatchSemaphore(value: 0)
+    /// Where a follower sleeps: it holds the loop's epoll, armed (one-shot) only while the
+    /// leader runs a read (`Self.loopToken`), and `standbyEnd`, readable once the loop is over.
+    private let standby: Epoll
+    private let standbyEnd: WakeUpPipe
+    private static let loopToken: UInt64 = 0
+    private static let standbyEndToken: UInt64 = 1
     /// Signalled once, when the loop is over (`run()` waits on it).
     private let loopEnded = DispatchSemaphore(value: 0)
     private var loopThreads = 0
-    private var followersWaiting = 0
+    /// True while a thread leads (handles events); false while the leader runs a read.
+    private var seated = false
     private var loopFinished = false
     private var loopError: SystemCallError?
     /// A read some `perform` chose to run on the loop thread; taken before `state` is released.
@@ -176,6 +185,8 @@ final class Server: @unchecked Sendable {
         busyPollNanoseconds = Int64(configuration.busyPollMicroseconds) * 1000
         self.table = table
         epoll = try Epoll()
+        standby = try Epoll()
+        standbyEnd = try WakeUpPipe()
         wakeUp = try WakeUpPipe()
         stopSignal = StopSignal(wakeUp: wakeUp)
         let listener = try ListeningSocket(address: configuration.bindAddress, port: configuration.port)
@@ -183,6 +194,8 @@ final class Server: @unchecked Sendable {
         context = makeContext(listener.port)
         try epoll.add(listener.descriptor, events: .input, token: Self.listenerToken)
         try epoll.add(wakeUp.readDescriptor, events: .input, token: Self.wakeUpToken)
+        try standby.add(epoll.descriptor, events: [], token: Self.loopToken)
+        try standby.add(standbyEnd.readDescriptor, events: .input, token: Self.standbyEndToken)
         self.listener = listener
     }
 
@@ -190,22 +203,27 @@ final class Server: @unchecked Sendable {
     /// commands finish, flushes replies (bounded by `flushGraceMilliseconds`) and returns.
     /// The loop runs on threads of its own (see the file's header); this one waits for its end.
     func run() throws(SystemCallError) {
-        let started = state.withLock { _ in startLoopThread() }
+        let started = state.withLock { _ in
+            seated = true
+            return startLoopThread(leading: true)
+        }
         guard started else { throw SystemCallError(call: "pthread_create", errno: Glibc.errno) }
         loopEnded.wait()
         if let error = state.withLock({ _ in loopError }) { throw error }
     }
 
-    /// Starts a loop thread that leads at once; false when the system refuses a thread.
-    private func startLoopThread() -> Bool {
-        let server = Unmanaged.passRetained(self).toOpaque()
+    /// Starts a loop thread, leading (the seat is its) or on standby; false when the system
+    /// refuses a thread.
+    private func startLoopThread(leading: Bool) -> Bool {
+        let box = Unmanaged.passRetained(LoopThreadStart(server: self, leading: leading)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in
-            Unmanaged<Server>.fromOpaque(argument!).takeRetainedValue().serve()
+            let start = Unmanaged<LoopThreadStart>.fromOpaque(argument!).takeRetainedValue()
+            start.server.serve(leading: start.leading)
             return nil
-        }, server)
+        }, box)
         guard result == 0 else {
-            Unmanaged<Server>.fromOpaque(server).release()
+            Unmanaged<LoopThreadStart>.fromOpaque(box).release()
             return false
         }
         pthread_detach(thread)
@@ -213,22 +231,56 @@ final class Server: @unchecked Sendable {
         return true
     }
 
-    /// A loop thread: leads until it takes a read to run, runs it, then waits to lead again.
-    private func serve() {
-        while let read = lead() {
-            runOnLoopThread(read)
-            let ended = state.withLock { _ in
-                if !loopFinished { followersWaiting += 1 }
-                return loopFinished
+    /// What a new loop thread is started with.
+    private final class LoopThreadStart {
+        let server: Server
+        let leading: Bool
+        init(server: Server, leading: Bool) { self.server = server; self.leading = leading }
+    }
+
+    /// A loop thread: leads while it holds the seat; runs the reads it takes (then leads again
+    /// if the seat is still free); otherwise sleeps on standby until the seat is free and
+    /// something happens.
+    private func serve(leading: Bool) {
+        var leads = leading
+        while true {
+            if leads {
+                guard let read = lead() else { return }
+                switch runOnLoopThread(read) {
+                case .leads: continue
+                case .follows: leads = false
+                case .loopOver: return
+                }
+            } else {
+                do {
+                    _ = try standby.wait(timeoutMilliseconds: -1)
+                } catch {
+                    // Not expected (the standby epoll is the server's own); without it this
+                    // thread cannot follow, and the leader starts no other.
+                    return
+                }
+                let outcome: StandbyOutcome = state.withLock { _ in
+                    if loopFinished { return .loopOver }
+                    guard !seated else { return .follows }
+                    seated = true
+                    return .leads
+                }
+                switch outcome {
+                case .leads: leads = true
+                case .follows: continue
+                case .loopOver: return
+                }
             }
-            if ended { return }
-            leadership.wait()
-            if state.withLock({ _ in loopFinished }) { return }
         }
     }
 
+    /// What a loop thread does next, after a read or a wake-up on standby.
+    private enum StandbyOutcome {
+        case leads, follows, loopOver
+    }
+
     /// Leads the loop: waits for events and handles them, until this thread takes a read to run
-    /// (returned, another thread leading by then) or the loop is over (nil).
+    /// (returned, the seat given up and the standby armed) or the loop is over (nil).
     private func lead() -> CommandJob? {
         var timeout: Int32 = state.withLock { _ in stopping ? 50 : -1 }
         while true {
@@ -242,7 +294,7 @@ final class Server: @unchecked Sendable {
                 }
                 return nil
             }
-            let (finished, read, next, handOver): (Bool, CommandJob?, Int32, HandOver?) = state.withLock { _ in
+            let (finished, read, next): (Bool, CommandJob?, Int32) = state.withLock { _ in
                 for (token, events) in ready {
                     switch token {
                     case Self.listenerToken: acceptAll()
@@ -253,18 +305,20 @@ final class Server: @unchecked Sendable {
                 for completion in completions.takeAll() { complete(completion) }
                 if loopIsOver() {
                     endLoop()
-                    return (true, nil, 0, nil)
+                    return (true, nil, 0)
                 }
-                guard let read = pendingInline else { return (false, nil, stopping ? 50 : -1, nil) }
+                guard let read = pendingInline else { return (false, nil, stopping ? 50 : -1) }
                 pendingInline = nil
-                if let handOver = handOverLeadership() { return (false, read, 0, handOver) }
-                // No thread to lead meanwhile: a worker runs it after all.
+                if armStandby() {
+                    seated = false
+                    return (false, read, 0)
+                }
+                // No thread to follow meanwhile: a worker runs it after all.
                 inlineRunning = false
                 poolReads += 1
                 dispatch(read, on: readPool)
-                return (false, nil, stopping ? 50 : -1, nil)
+                return (false, nil, stopping ? 50 : -1)
             }
-            if handOver == .follower { leadership.signal() }
             if finished { return nil }
             if let read { return read }
             timeout = next
@@ -308,25 +362,24 @@ final class Server: @unchecked Sendable {
         return try epoll.wait(timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    /// How leadership passes to another thread (`handOverLeadership`).
-    private enum HandOver {
-        /// A waiting follower leads: signal `leadership`, after releasing `state` (the follower
-        /// takes `state` as soon as it wakes; signalled under it, it would wake only to sleep
-        /// on the lock).
-        case follower
-        /// A new loop thread was started, leading.
-        case newThread
+    /// Before the leader runs a read: makes sure a follower exists (starting the second loop
+    /// thread the first time) and arms the standby, so that the follower wakes to lead if
+    /// anything happens during the read. False when there is no follower (the system refused a
+    /// thread) or the standby cannot be armed; the leader then hands the read to a worker.
+    private func armStandby() -> Bool {
+        guard loopThreads > 1 || startLoopThread(leading: false) else { return false }
+        do {
+            try standby.modify(epoll.descriptor, events: [.input, .oneShot], token: Self.loopToken)
+            return true
+        } catch {
+            return false
+        }
     }
 
-    /// Makes another thread the leader: a waiting follower, or a new loop thread (nil when
-    /// there are `maximumLoopThreads` already, or the system refuses one; the leader then
-    /// hands the read to a worker).
-    private func handOverLeadership() -> HandOver? {
-        guard followersWaiting > 0 else {
-            return loopThreads < Self.maximumLoopThreads && startLoopThread() ? .newThread : nil
-        }
-        followersWaiting -= 1
-        return .follower
+    /// Disarms the standby when the thread that ran a read takes the seat back (a follower woken
+    /// after this finds the seat taken and sleeps again; disarming only spares it that).
+    private func disarmStandby() {
+        _ = try? standby.modify(epoll.descriptor, events: [], token: Self.loopToken)
     }
 
     /// Runs `job` (a read, or a connection's write or other command) on `queue`, a worker,
@@ -345,9 +398,10 @@ final class Server: @unchecked Sendable {
         }
     }
 
-    /// Runs `read` on this (no longer leading) loop thread and hands its reply to the
-    /// connection; then any read that reply let the connection start, the same way.
-    private func runOnLoopThread(_ read: CommandJob) {
+    /// Runs `read` on this loop thread (which gave up the seat to run it) and hands its reply to
+    /// the connection; then any read that reply let the connection start, the same way. Then it
+    /// takes the seat back if it is still free (`.leads`), or becomes the follower (`.follows`).
+    private func runOnLoopThread(_ read: CommandJob) -> StandbyOutcome {
         var read = read
         while true {
             let started = inlineReadStart.load(ordering: .relaxed)
@@ -356,22 +410,31 @@ final class Server: @unchecked Sendable {
             let (reply, outcome) = table.execute(read.request, session: &session, context: context)
             let completion = Completion(connection: read.connection, reply: reply, outcome: outcome,
                                         session: session, countedAsQuery: read.countedAsQuery)
-            let next: CommandJob? = state.withLock { _ in
+            let (next, then): (CommandJob?, StandbyOutcome) = state.withLock { _ in
                 inlineRunning = false
                 complete(completion)
-                defer { pendingInline = nil }
-                return pendingInline
-            }
-            guard let next else {
-                // A long read: the leader stopped polling into it (see `waitForEvents`) and
-                // sleeps; wake it to poll for this client's next request while the reply travels.
-                // (Should the two clocks disagree, the next request wakes it anyway.)
-                if busyPollNanoseconds > 0 && monotonicNanoseconds() - started >= Self.pollIntoReadNanoseconds {
-                    wakeUp.signal()
+                if let next = pendingInline {
+                    pendingInline = nil
+                    return (next, .follows)
                 }
-                return
+                if loopFinished { return (nil, .loopOver) }
+                guard !seated else { return (nil, .follows) }
+                seated = true
+                disarmStandby()
+                return (nil, .leads)
             }
-            read = next
+            if let next {
+                read = next
+                continue
+            }
+            // A long read while the follower led: it stopped polling into the read (see
+            // `waitForEvents`) and sleeps; wake it to poll for this client's next request while
+            // the reply travels. (Should the two clocks disagree, the next request wakes it anyway.)
+            if then == .follows && busyPollNanoseconds > 0
+                && monotonicNanoseconds() - started >= Self.pollIntoReadNanoseconds {
+                wakeUp.signal()
+            }
+            return then
         }
     }
 
@@ -402,11 +465,10 @@ final class Server: @unchecked Sendable {
         return true
     }
 
-    /// Ends the loop: wakes every waiting loop thread (they return) and `run()`.
+    /// Ends the loop: wakes the follower on standby (it returns) and `run()`.
     private func endLoop() {
         loopFinished = true
-        for _ in 0..<followersWaiting { leadership.signal() }
-        followersWaiting = 0
+        standbyEnd.signal()
         loopEnded.signal()
     }
 
