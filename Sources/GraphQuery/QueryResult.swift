@@ -33,7 +33,13 @@ public struct QueryResult: Sendable {
 
     /// Row `i`'s values, in place.
     public func row(_ i: Int) -> ArraySlice<ResultValue> {
-        cells[(i == 0 ? 0 : rowEnds[i - 1])..<rowEnds[i]]
+        cells[cellRange(ofRow: i)]
+    }
+
+    /// Where row `i`'s values are in `cells`. A reply writer walks the cells by these instead
+    /// of taking each row's slice (which retains and releases the buffer a row).
+    public func cellRange(ofRow i: Int) -> Range<Int> {
+        (i == 0 ? 0 : rowEnds[i - 1])..<rowEnds[i]
     }
 
     /// The rows as an array of arrays: a copy, for callers that want one (tests, the REPL);

@@ -17,6 +17,11 @@ typealias Row = [RuntimeValue]
 /// another module on a class's stored `Graph` copies the struct first (retaining and releasing
 /// every buffer, the same reference counts on every reader core). An `inout` borrow does not,
 /// so the hot read paths go through `withGraph`.
+///
+/// Its stored variables are `@exclusivity(unchecked)`: a context never leaves its run's thread,
+/// and each access is a plain read or assignment, so the runtime's dynamic exclusivity check (a
+/// thread-local access set consulted on every read of a class's `var`) bought nothing: it was
+/// 5% of the server's time for a row-heavy query, every `n.key` reading `recentPropertyKeys`.
 final class ExecutionContext {
     private let graphStorage: UnsafeMutablePointer<Graph>
     /// The run's graph. Reading a member through this copies the struct: hot paths use `withGraph`.
@@ -25,31 +30,31 @@ final class ExecutionContext {
         _modify { yield &graphStorage.pointee }
     }
     let parameters: [String: RuntimeValue]
-    var statistics = QueryStatistics()
+    @exclusivity(unchecked) var statistics = QueryStatistics()
     let registry: ProcedureRegistry
     let watchdog: Watchdog
     /// Non-nil under PROFILE.
-    var profiler: Profiler?
+    @exclusivity(unchecked) var profiler: Profiler?
     /// Result rows allowed before the query fails (nil: no limit).
     let resultRowLimit: Int?
     /// The only directory LOAD CSV may read (nil: LOAD CSV of files is disabled).
-    var importDirectory: String? = nil
+    @exclusivity(unchecked) var importDirectory: String? = nil
     /// The last property keys and labels resolved to ids (Evaluator's propertyKeyID,
     /// PatternMatcher's hasLabel). Ids never change meaning within a run (names are only ever
     /// added), so the pairs stay right.
-    var recentPropertyKeys = RecentNames<PropertyKeyID>()
+    @exclusivity(unchecked) var recentPropertyKeys = RecentNames<PropertyKeyID>()
     /// What the run's social procedure calls share (SocialRunCache).
-    var socialRun = SocialRunCache()
+    @exclusivity(unchecked) var socialRun = SocialRunCache()
     /// The procedure the run called last, by name: a call per row (a rewritten OPTIONAL MATCH)
     /// looks it up once instead of lower-casing and hashing its name every time.
-    var recentProcedure: ResolvedProcedure?
-    var recentLabels = RecentNames<LabelID>()
+    @exclusivity(unchecked) var recentProcedure: ResolvedProcedure?
+    @exclusivity(unchecked) var recentLabels = RecentNames<LabelID>()
     /// The last relationship types of one name resolved (`[:FRIEND]`), as the one-element
     /// array an expansion iterates: no hashing and no allocation per expansion.
-    var recentTypes = RecentNames<[RelationshipTypeID]>()
+    @exclusivity(unchecked) var recentTypes = RecentNames<[RelationshipTypeID]>()
     /// Where the plan's returned rows go (Executor.run); nil for a plan that returns nothing.
     /// The last stretch's stream holds it (StreamState) while it runs.
-    var collector: ResultCollector?
+    @exclusivity(unchecked) var collector: ResultCollector?
 
     /// `graph` must stay valid, and be changed by nobody else, for the life of the context.
     init(graph: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue], registry: ProcedureRegistry = .standard,
@@ -71,6 +76,13 @@ final class ExecutionContext {
         try body(&graphStorage.pointee)
     }
 
+    /// Appends `row` to the stream's result collector (there must be one), handing it the
+    /// graph by pointer (`ResultCollector.append(_:graph:)`).
+    @inline(__always)
+    func collect(_ row: Row, into state: inout StreamState) throws(QueryError) {
+        try state.collector!.append(row, graph: graphStorage)
+    }
+
     /// Maps a store error to the query layer's: constraint violations keep their category.
     static func queryError(_ error: GraphError) -> QueryError {
         QueryError(error.kind == .constraintViolation ? .constraint : .runtime, error.message)
@@ -80,8 +92,9 @@ final class ExecutionContext {
 /// PROFILE's counters: rows each plan step produced and the time spent in it (excluding the
 /// steps it fed). A class shared by the recursive streaming calls of one run.
 final class Profiler {
-    var rows: [Int]
-    var time: [Duration]
+    // Per row, on the run's thread only (see ExecutionContext on `@exclusivity(unchecked)`).
+    @exclusivity(unchecked) var rows: [Int]
+    @exclusivity(unchecked) var time: [Duration]
     init(steps: Int) {
         rows = Array(repeating: 0, count: steps)
         time = Array(repeating: .zero, count: steps)

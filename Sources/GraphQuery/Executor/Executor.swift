@@ -187,11 +187,33 @@ struct ResultCollector {
     }
 
     mutating func append(_ row: Row, in graph: borrowing Graph) throws(QueryError) {
+        try checkLimit()
+        for i in 0..<Swift.min(width, row.count) { result.appendCell(ResultValue(row[i], in: graph)) }
+        result.endRow()
+    }
+
+    /// `append(_:in:)` for the executor, which holds the graph by pointer: scalar cells (ids,
+    /// counts, names: most of what social queries return) are converted without the graph.
+    /// Passing `graph.pointee` on for every cell made the optimizer copy the whole `Graph`
+    /// (264 bytes, two dozen references retained and released) for every row.
+    mutating func append(_ row: Row, graph: UnsafeMutablePointer<Graph>) throws(QueryError) {
+        try checkLimit()
+        for i in 0..<Swift.min(width, row.count) {
+            result.appendCell(ResultValue(scalar: row[i]) ?? Self.entity(row[i], &graph.pointee))
+        }
+        result.endRow()
+    }
+
+    /// A node's, relationship's, path's or collection's result. The graph comes `inout` (it is
+    /// only read): borrowed straight from the pointer, it was copied first.
+    private static func entity(_ value: RuntimeValue, _ graph: inout Graph) -> ResultValue {
+        ResultValue(value, in: graph)
+    }
+
+    private func checkLimit() throws(QueryError) {
         if let limit, result.rowCount >= limit {
             throw QueryError(.runtime, "Query result has more than \(limit) row\(limit == 1 ? "" : "s"), the result-row limit")
         }
-        for i in 0..<Swift.min(width, row.count) { result.appendCell(ResultValue(row[i], in: graph)) }
-        result.endRow()
     }
 
     /// Room for `rows` more rows (at most the limit's), when a step knows how many it will hand
@@ -352,7 +374,7 @@ extension ExecutionContext {
             }
             try watchdog.charge(Watchdog.size(of: row))
             if state.collector != nil {
-                try withGraph { (graph) throws(QueryError) in try state.collector!.append(row, in: graph) }
+                try collect(row, into: &state)
             } else {
                 output.append(row)
             }

@@ -94,6 +94,20 @@ public enum RuntimeValue: Hashable, Sendable {
 
 extension ResultValue {
     /// Copies a runtime value out of the graph: entities get their labels or type and properties.
+    /// A scalar value's result (null, boolean, number, string); nil for anything that may hold
+    /// a node or relationship (those need the graph: `init(_:in:)`).
+    @inline(__always)
+    init?(scalar value: RuntimeValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .integer(let i): self = .integer(i)
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(s)
+        default: return nil
+        }
+    }
+
     init(_ value: RuntimeValue, in graph: borrowing Graph) {
         switch value {
         case .null: self = .null

@@ -4,7 +4,9 @@
 // store's transaction rolls back whatever a write had done.
 
 /// The limits of one query run. A class so that every operator of the run shares one counter
-/// without threading an `inout` through the recursive matcher; it never leaves the run's thread.
+/// without threading an `inout` through the recursive matcher; it never leaves the run's thread,
+/// so its variables skip the runtime's exclusivity check (`@exclusivity(unchecked)`), which
+/// every row's tick paid.
 final class Watchdog {
     let deadline: ContinuousClock.Instant?
     let timeout: Duration?
@@ -14,12 +16,12 @@ final class Watchdog {
     /// For a run on trial (QueryEngine.executeIfQuick): when it must give up, as if cancelled.
     let budgetEnd: ContinuousClock.Instant?
     /// True once the run stopped because it used up its budget (not a real error).
-    private(set) var ranOutOfBudget = false
+    @exclusivity(unchecked) private(set) var ranOutOfBudget = false
     /// The clock is read when `ticks & checkMask == 0`: every 256 ticks, every 16 on a budget.
     private let checkMask: UInt32
-    private var ticks: UInt32 = 0
+    @exclusivity(unchecked) private var ticks: UInt32 = 0
     /// Estimated bytes held by buffered rows so far (never decreases: a conservative bound).
-    private(set) var memoryUsed = 0
+    @exclusivity(unchecked) private(set) var memoryUsed = 0
 
     /// `now` is the caller's reading of the clock when it has one (a read costs tens of
     /// nanoseconds, a noticeable part of a point lookup).

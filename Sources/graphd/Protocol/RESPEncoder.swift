@@ -20,6 +20,12 @@ struct RESPEncoder: Sendable {
         self.protocolVersion = protocolVersion
     }
 
+    /// Room for `count` more bytes: a writer that can estimate its reply grows the buffer once
+    /// instead of doubling its way up from 64 bytes, copying everything so far each time.
+    mutating func reserveCapacity(adding count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
+    }
+
     /// `+text\r\n`. The text must not contain CR or LF; they are replaced by spaces.
     mutating func simpleString(_ text: String) {
         bytes.append(UInt8(ascii: "+"))
