@@ -19,9 +19,10 @@ typealias Row = [RuntimeValue]
 /// so the hot read paths go through `withGraph`.
 ///
 /// Its stored variables are `@exclusivity(unchecked)`: a context never leaves its run's thread,
-/// and each access is a plain read or assignment, so the runtime's dynamic exclusivity check (a
-/// thread-local access set consulted on every read of a class's `var`) bought nothing: it was
-/// 5% of the server's time for a row-heavy query, every `n.key` reading `recentPropertyKeys`.
+/// and no access to one of them overlaps another access to the same one, so the runtime's
+/// dynamic exclusivity check (a thread-local access set consulted on every access to a class's
+/// `var`) bought nothing: it was 5% of the server's time for a row-heavy query, every `n.key`
+/// reading `recentPropertyKeys`.
 final class ExecutionContext {
     private let graphStorage: UnsafeMutablePointer<Graph>
     /// The run's graph. Reading a member through this copies the struct: hot paths use `withGraph`.

@@ -93,7 +93,6 @@ public enum RuntimeValue: Hashable, Sendable {
 }
 
 extension ResultValue {
-    /// Copies a runtime value out of the graph: entities get their labels or type and properties.
     /// A scalar value's result (null, boolean, number, string); nil for anything that may hold
     /// a node or relationship (those need the graph: `init(_:in:)`).
     @inline(__always)
@@ -108,6 +107,7 @@ extension ResultValue {
         }
     }
 
+    /// Copies a runtime value out of the graph: entities get their labels or type and properties.
     init(_ value: RuntimeValue, in graph: borrowing Graph) {
         switch value {
         case .null: self = .null

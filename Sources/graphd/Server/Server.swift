@@ -91,7 +91,8 @@ private final class CompletionQueue: Sendable {
 /// The RESP server. `run()` blocks the calling thread until a stop is requested.
 ///
 /// @unchecked Sendable: loop threads share it; every mutable field is touched only while
-/// `state` is held (the leader's epoll wait is outside it, and `Epoll` is used by the leader alone).
+/// `state` is held (the epoll waits are outside it: `epoll` is used by the leader alone,
+/// `standby` by the follower alone).
 final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
     /// `configuration.busyPollMicroseconds` in nanoseconds.
@@ -255,8 +256,10 @@ final class Server: @unchecked Sendable {
                 do {
                     _ = try standby.wait(timeoutMilliseconds: -1)
                 } catch {
-                    // Not expected (the standby epoll is the server's own); without it this
-                    // thread cannot follow, and the leader starts no other.
+                    // Not expected (the standby epoll is the server's own). Without it this
+                    // thread cannot follow: it ends, and the leader starts another when it
+                    // next needs a follower.
+                    state.withLock { _ in loopThreads -= 1 }
                     return
                 }
                 let outcome: StandbyOutcome = state.withLock { _ in
@@ -367,7 +370,7 @@ final class Server: @unchecked Sendable {
     /// anything happens during the read. False when there is no follower (the system refused a
     /// thread) or the standby cannot be armed; the leader then hands the read to a worker.
     private func armStandby() -> Bool {
-        guard loopThreads > 1 || startLoopThread(leading: false) else { return false }
+        guard loopThreads == Self.maximumLoopThreads || startLoopThread(leading: false) else { return false }
         do {
             try standby.modify(epoll.descriptor, events: [.input, .oneShot], token: Self.loopToken)
             return true
