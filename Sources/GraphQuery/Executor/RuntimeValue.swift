@@ -110,11 +110,7 @@ extension ResultValue {
     /// Copies a runtime value out of the graph: entities get their labels or type and properties.
     init(_ value: RuntimeValue, in graph: borrowing Graph) {
         switch value {
-        case .null: self = .null
-        case .bool(let b): self = .bool(b)
-        case .integer(let i): self = .integer(i)
-        case .double(let d): self = .double(d)
-        case .string(let s): self = .string(s)
+        case .null, .bool, .integer, .double, .string: self = ResultValue(scalar: value)!
         case .list(let l): self = .list(l.map { ResultValue($0, in: graph) })
         case .map(let keys, let values):
             self = .map(zip(keys, values).map { ResultMapEntry(key: $0, value: ResultValue($1, in: graph)) })
