@@ -26,6 +26,7 @@ enum ServerCommand {
         "write-ratio": "fraction of calls in the mixed phase that are writes, 0 skips the phase (default 0.1)",
         "rate": "open loop: target calls per second over all clients; 0 = closed loop (default 0)",
         "round-trip": "yes | no: before each client count's phases, time PING alone, the protocol's round trip, and show each read's p50 beyond it (default yes)",
+        "redis-port": "a Redis server on 127.0.0.1 to time the round trip on as well, as the peers' floor was timed: PING and SMEMBERS of a 50-member set, beside graphd's phases (default none)",
         "out": "result JSON path",
     ]
 
@@ -44,6 +45,7 @@ enum ServerCommand {
         let writeRatio = try options.double("write-ratio", default: 0.1)
         let rate = try options.double("rate", default: 0)
         let roundTrip = try options.yesNo("round-trip", default: true)
+        let redisPort = try options.string("redis-port").map { _ in try options.int("redis-port", default: 0) }
         var report = RunReport(command: "server", arguments: arguments)
         let (data, source) = try loadDataset(options)
         let reference = Reference(data: data)
@@ -71,12 +73,19 @@ enum ServerCommand {
                                           "UNWIND range(\(writeBase), \(writeBase + writePool - 1)) AS i CREATE (:User {id: i})"])
             if case .error(let message) = created { throw UsageError("cannot create the writers' fresh users: \(message)") }
         }
+        if let redisPort { try RedisReference.prepare(port: redisPort) }
+        defer { if let redisPort { RedisReference.clean(port: redisPort) } }
         let writeCursor = WriteCursor()
         let setup = LoadSetup(plan: plan, form: form, port: port, graph: graph, duration: duration, rate: rate,
-                              writeBase: writeBase, writePool: writePool)
+                              writeBase: writeBase, writePool: writePool, redisPort: redisPort)
         for clients in clientCounts {
             if roundTrip {
                 report.results.append(contentsOf: try drive(setup, clients: clients, reads: [], writeRatio: 0, cursor: writeCursor))
+            }
+            if redisPort != nil {
+                for probe in [RoundTripProbe.redisPing, .redisMembers] {
+                    report.results.append(contentsOf: try drive(setup, clients: clients, reads: [], probe: probe, writeRatio: 0, cursor: writeCursor))
+                }
             }
             for op in ops {
                 report.results.append(contentsOf: try drive(setup, clients: clients, reads: [op], writeRatio: 0, cursor: writeCursor))
@@ -90,15 +99,16 @@ enum ServerCommand {
               (rate > 0 ? "open loop at \(Int(rate))/s" : "closed loop") + "; harness \(report.build) build")
         // A read's p50 beyond PING's at the same client count: what the server and the reply
         // add to the round trip, the part issue 6's wire target bounds (floor + round trip + 20%).
-        let pingP50 = Dictionary(report.results.filter { $0.operation == Self.roundTripName }.map { ($0.form.split(separator: " ").last ?? "", $0.latency.p50) },
+        // Redis's rows (with --redis-port) are that round trip as the peers measured it.
+        let pingP50 = Dictionary(report.results.filter { $0.operation == RoundTripProbe.ping.rawValue }.map { ($0.form.split(separator: " ").last ?? "", $0.latency.p50) },
                                  uniquingKeysWith: { a, _ in a })
         // "server p50": the server's own execution time (from its replies), so that the rest of
         // p50 − PING is visibly the reply's bytes, the hand-offs and the client's decoding.
         print(renderTable(["operation", "clients", "phase", "calls", "calls/s", "p50", "p50 − PING", "server p50", "p95", "p99", "max", "wrong/errors"],
                           report.results.map { r in
                               let parts = r.form.split(separator: " ")
-                              let beyond = r.operation == Self.roundTripName ? "–" : pingP50[parts.last ?? ""].map { formatMicroseconds(r.latency.p50 - $0) } ?? "–"
-                              return [Operation(rawValue: r.operation)?.title ?? r.operation, String(parts.last ?? ""), String(parts.first ?? ""),
+                              let beyond = RoundTripProbe(rawValue: r.operation) != nil ? "–" : pingP50[parts.last ?? ""].map { formatMicroseconds(r.latency.p50 - $0) } ?? "–"
+                              return [Operation(rawValue: r.operation)?.title ?? RoundTripProbe(rawValue: r.operation)?.title ?? r.operation, String(parts.last ?? ""), String(parts.first ?? ""),
                                       "\(r.latency.count)", String(format2: r.latency.throughput, decimals: 0),
                                       formatMicroseconds(r.latency.p50), beyond, r.serverTime.map { formatMicroseconds($0.p50) } ?? "–",
                                       formatMicroseconds(r.latency.p95),
@@ -111,20 +121,17 @@ enum ServerCommand {
         return report.passed
     }
 
-    /// The name of the PING phase's results (no reads: the protocol's round trip alone).
-    static let roundTripName = "ping"
-
     /// Runs `clients` threads for the duration and returns one result per operation seen; with
-    /// no reads, they send PING (the round-trip phase).
-    static func drive(_ setup: LoadSetup, clients: Int, reads: [Operation], writeRatio: Double,
+    /// no reads, they send the probe instead (a round-trip phase).
+    static func drive(_ setup: LoadSetup, clients: Int, reads: [Operation], probe: RoundTripProbe = .ping, writeRatio: Double,
                       cursor: WriteCursor) throws -> [OperationResult] {
         let phase = writeRatio > 0 ? "mixed" : "single"
-        progress("\(phase) \(reads.isEmpty ? Self.roundTripName : reads.count == 1 ? reads[0].rawValue : "mix"), \(clients) client(s), \(setup.duration) s")
+        progress("\(phase) \(reads.isEmpty ? probe.rawValue : reads.count == 1 ? reads[0].rawValue : "mix"), \(clients) client(s), \(setup.duration) s")
         let collected = Mutex<[ThreadTally]>([])
         let started = nowNanoseconds()
         let threads = (0..<clients).map { t in
             Thread {
-                let tally = worker(setup, thread: t, clients: clients, reads: reads, writeRatio: writeRatio, cursor: cursor)
+                let tally = worker(setup, thread: t, clients: clients, reads: reads, probe: probe, writeRatio: writeRatio, cursor: cursor)
                 collected.withLock { $0.append(tally) }
             }
         }
@@ -132,7 +139,7 @@ enum ServerCommand {
         while collected.withLock({ $0.count }) < clients { usleep(20_000) }
         let wall = nowNanoseconds() - started
         let tallies = collected.withLock { $0 }
-        var names = reads.isEmpty ? [Self.roundTripName] : reads.map(\.rawValue)
+        var names = reads.isEmpty ? [probe.rawValue] : reads.map(\.rawValue)
         if writeRatio > 0 { names.append("write") }
         return names.compactMap { name in
             let lat = tallies.flatMap { $0.latencies[name] ?? [] }
@@ -148,11 +155,12 @@ enum ServerCommand {
     }
 
     /// One client thread: its own connection, its slice of the sample, checked answers.
-    static func worker(_ setup: LoadSetup, thread t: Int, clients: Int, reads: [Operation], writeRatio: Double,
-                       cursor: WriteCursor) -> ThreadTally {
+    static func worker(_ setup: LoadSetup, thread t: Int, clients: Int, reads: [Operation], probe: RoundTripProbe,
+                       writeRatio: Double, cursor: WriteCursor) -> ThreadTally {
         var tally = ThreadTally()
         let client: RESPClient
-        do { client = try RESPClient(port: setup.port) } catch {
+        let port = reads.isEmpty && probe != .ping ? setup.redisPort ?? setup.port : setup.port
+        do { client = try RESPClient(port: port) } catch {
             tally.record(error: "connect", "connect: \(error)")
             return tally
         }
@@ -189,11 +197,11 @@ enum ServerCommand {
             }
             if reads.isEmpty {
                 do {
-                    let reply = try client.call(["PING"])
-                    tally.latencies[Self.roundTripName, default: []].append(nowNanoseconds() - t0)
-                    if reply != .simple("PONG") { tally.record(error: Self.roundTripName, "PING answered \(reply)") }
+                    let reply = try client.call(probe.request)
+                    tally.latencies[probe.rawValue, default: []].append(nowNanoseconds() - t0)
+                    if let wrong = probe.check(reply) { tally.record(error: probe.rawValue, wrong) }
                 } catch {
-                    tally.record(error: Self.roundTripName, "PING: \(error)")
+                    tally.record(error: probe.rawValue, "\(probe.rawValue): \(error)")
                 }
                 continue
             }
@@ -276,6 +284,8 @@ struct LoadSetup: Sendable {
     let rate: Double
     let writeBase: Int
     let writePool: Int
+    /// The reference Redis server's port (`--redis-port`), if one is timed.
+    let redisPort: Int?
 
     /// The query text with FalkorDB's `CYPHER name=value` parameter header.
     func text(_ op: Operation, _ i: Int) -> String {
