@@ -8,14 +8,16 @@ import GraphStore
 /// `CALL social.friends(user, {order: 'id'|'newest', limit}) YIELD friend, since`.
 struct SocialFriendsProcedure: Procedure {
     let shared: SocialProcedureShared
+    static let name = "social.friends"
+    static let allowedOptions: Set<String> = ["order", "limit"]
     var signature: ProcedureSignature {
-        .init(name: "social.friends", arguments: [.init("user", .any), .init("options", .any)],
+        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any)],
               outputs: [.init("friend", .node), .init("since", .any)], answersQuickly: true)
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
-        let name = signature.name
-        let options = try shared.options(arguments[1], allowed: ["order", "limit"], procedure: name)
+        let name = Self.name
+        let options = try shared.options(arguments[1], allowed: Self.allowedOptions, procedure: name)
         let order: FriendOrder
         switch options["order"] {
         case nil, .null?, .string("id")?: order = .byID
@@ -47,14 +49,16 @@ struct SocialFriendsProcedure: Procedure {
 /// `CALL social.connections(user, {limit, minMutual, friendType}) YIELD user, mutual`.
 struct SocialConnectionsProcedure: Procedure {
     let shared: SocialProcedureShared
+    static let name = "social.connections"
+    static let allowedOptions: Set<String> = ["limit", "minMutual", "friendType"]
     var signature: ProcedureSignature {
-        .init(name: "social.connections", arguments: [.init("user", .any), .init("options", .any)],
+        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any)],
               outputs: [.init("user", .node), .init("mutual", .integer)])
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
-        let name = signature.name
-        let options = try shared.options(arguments[1], allowed: ["limit", "minMutual", "friendType"], procedure: name)
+        let name = Self.name
+        let options = try shared.options(arguments[1], allowed: Self.allowedOptions, procedure: name)
         let connectionOptions = ConnectionOptions(limit: try shared.integer(options, "limit", procedure: name),
                                                   minimumMutual: try shared.integer(options, "minMutual", procedure: name) ?? 1)
         var names = shared.names
@@ -78,8 +82,9 @@ struct SocialConnectionsProcedure: Procedure {
 /// `CALL social.mutualFriends(a, b) YIELD friend`: ascending node id.
 struct SocialMutualFriendsProcedure: Procedure {
     let shared: SocialProcedureShared
+    static let name = "social.mutualFriends"
     var signature: ProcedureSignature {
-        .init(name: "social.mutualFriends", arguments: [.init("a", .any), .init("b", .any)], outputs: [.init("friend", .node)],
+        .init(name: Self.name, arguments: [.init("a", .any), .init("b", .any)], outputs: [.init("friend", .node)],
               answersQuickly: true)
     }
 
@@ -93,8 +98,8 @@ struct SocialMutualFriendsProcedure: Procedure {
             counting = true
             guard case .bool(true) = arguments[4] else { return [[.integer(0)]] }
         }
-        guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "a"),
-              let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: signature.name, argument: "b")
+        guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: Self.name, argument: "a"),
+              let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: Self.name, argument: "b")
         else { return counting ? [[.integer(0)]] : [] }
         // A third argument, `true`, comes only from the planner's rewrite of the plain pattern
         // `(a)-[:FRIEND]-(m)-[:FRIEND]-(b)` (Planner/SocialPlanner.swift), whose rows must stay
@@ -137,8 +142,9 @@ struct SocialMutualFriendsProcedure: Procedure {
 /// that names a user, in order; `position` is the element's index in `users`.
 struct SocialRelationshipsProcedure: Procedure {
     let shared: SocialProcedureShared
+    static let name = "social.relationships"
     var signature: ProcedureSignature {
-        .init(name: "social.relationships", arguments: [.init("viewer", .any), .init("users", .list)],
+        .init(name: Self.name, arguments: [.init("viewer", .any), .init("users", .list)],
               outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer),
                         .init("requestSent", .boolean), .init("requestReceived", .boolean),
                         .init("blockedByViewer", .boolean), .init("blocksViewer", .boolean), .init("position", .integer)])
@@ -148,7 +154,7 @@ struct SocialRelationshipsProcedure: Procedure {
         if arguments.count > 2, case .bool(true) = arguments[2] {
             return patternRows(viewer: arguments[0], elements: arguments[1], graph: graph, context: &context)
         }
-        let name = signature.name
+        let name = Self.name
         let schema = context.socialSchema(graph, names: shared.names)
         guard case .list(let items) = arguments[1] else { return [] }
         let viewer = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "viewer")
@@ -222,8 +228,10 @@ struct SocialRelationshipsProcedure: Procedure {
 /// `CALL social.invitableAudience(event, {hops: 1|2, limit}) YIELD user, relation, mutual`.
 struct SocialInvitableAudienceProcedure: Procedure {
     let shared: SocialProcedureShared
+    static let name = "social.invitableAudience"
+    static let allowedOptions: Set<String> = ["hops", "limit"]
     var signature: ProcedureSignature {
-        .init(name: "social.invitableAudience", arguments: [.init("event", .any), .init("options", .any)],
+        .init(name: Self.name, arguments: [.init("event", .any), .init("options", .any)],
               outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer)])
     }
 
@@ -232,7 +240,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
         if arguments.count > 2, case .bool(true) = arguments[2] {
             return patternRows(arguments[0], schema: schema, options: options, graph: graph)
         }
-        guard let event = try shared.node(arguments[0], label: schema.event, schema: schema, graph: graph, procedure: signature.name, argument: "event") else { return [] }
+        guard let event = try shared.node(arguments[0], label: schema.event, schema: schema, graph: graph, procedure: Self.name, argument: "event") else { return [] }
         let g = graph
         let members = shared.pool.withScratch { scratch in
             g.invitableAudience(of: event, schema: schema, options: options, scratch: &scratch)
@@ -258,7 +266,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
             // The pattern's rows are the kernel's, pair by pair (patternRows changes counts, not members).
             return Self.eventHostPairs(arguments[0]).reduce(0) { $0 + size($1.event, host: $1.host) }
         }
-        guard let event = try shared.node(arguments[0], label: schema.event, schema: schema, graph: graph, procedure: signature.name, argument: "event") else { return 0 }
+        guard let event = try shared.node(arguments[0], label: schema.event, schema: schema, graph: graph, procedure: Self.name, argument: "event") else { return 0 }
         return size(event, host: nil)
     }
 
@@ -274,8 +282,8 @@ struct SocialInvitableAudienceProcedure: Procedure {
 
     /// The options and schema of a call, checked (the same errors for `call` and `count`).
     private func resolve(_ arguments: [RuntimeValue], graph: Graph, context: inout ProcedureContext) throws(QueryError) -> (AudienceOptions, SocialSchema) {
-        let name = signature.name
-        let options = try shared.options(arguments[1], allowed: ["hops", "limit"], procedure: name)
+        let name = Self.name
+        let options = try shared.options(arguments[1], allowed: Self.allowedOptions, procedure: name)
         let hops = try shared.integer(options, "hops", procedure: name) ?? 2
         guard hops == 1 || hops == 2 else { throw QueryError(.runtime, "`\(name)`: option 'hops' must be 1 or 2, but was \(hops)") }
         let audienceOptions = AudienceOptions(hops: hops, limit: try shared.integer(options, "limit", procedure: name))
@@ -321,8 +329,10 @@ struct SocialInvitableAudienceProcedure: Procedure {
 /// `CALL social.invitations(user, {limit}) YIELD event, startsAt, attending, host, hostRelation, hostMutual`.
 struct SocialInvitationsProcedure: Procedure {
     let shared: SocialProcedureShared
+    static let name = "social.invitations"
+    static let allowedOptions: Set<String> = ["limit"]
     var signature: ProcedureSignature {
-        .init(name: "social.invitations", arguments: [.init("user", .any), .init("options", .any)],
+        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any)],
               outputs: [.init("event", .node), .init("startsAt", .any), .init("attending", .boolean), .init("host", .node),
                         .init("hostRelation", .string), .init("hostMutual", .integer)])
     }
@@ -331,8 +341,8 @@ struct SocialInvitationsProcedure: Procedure {
         if arguments.count > 2, case .bool(true) = arguments[2] {
             return patternRows(user: arguments[0], graph: graph, context: &context)
         }
-        let name = signature.name
-        let options = try shared.options(arguments[1], allowed: ["limit"], procedure: name)
+        let name = Self.name
+        let options = try shared.options(arguments[1], allowed: Self.allowedOptions, procedure: name)
         let limit = try shared.integer(options, "limit", procedure: name)
         let schema = context.socialSchema(graph, names: shared.names)
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }

@@ -35,7 +35,7 @@ struct ServeOptions: Equatable, Sendable, DataDirectoryOption {
 }
 
 /// Options structs that hold a data directory, so the shared `--data` flag can set it.
-protocol DataDirectoryOption {
+protocol DataDirectoryOption: SendableMetatype {
     var dataDirectory: String { get set }
 }
 

@@ -58,6 +58,6 @@ enum NumberFormatting {
             vsnprintf(&buffer, buffer.count, pattern, args)
         }
         guard written >= 0 else { return String(value) }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return String(nulTerminated: buffer)
     }
 }

@@ -76,11 +76,11 @@ final class ListeningSocket {
             if family == AF_INET6 {
                 var sin6 = raw.load(as: sockaddr_in6.self)
                 inet_ntop(AF_INET6, &sin6.sin6_addr, &text, socklen_t(text.count))
-                return "[\(String(cString: text))]:\(UInt16(bigEndian: sin6.sin6_port))"
+                return "[\(String(nulTerminated: text))]:\(UInt16(bigEndian: sin6.sin6_port))"
             }
             var sin = raw.load(as: sockaddr_in.self)
             inet_ntop(AF_INET, &sin.sin_addr, &text, socklen_t(text.count))
-            return "\(String(cString: text)):\(UInt16(bigEndian: sin.sin_port))"
+            return "\(String(nulTerminated: text)):\(UInt16(bigEndian: sin.sin_port))"
         }
     }
 

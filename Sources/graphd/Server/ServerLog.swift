@@ -13,7 +13,7 @@ enum ServerLog {
         gmtime_r(&now, &parts)
         var buffer = [CChar](repeating: 0, count: 32)
         strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-        let line = "graphd[\(getpid())] \(String(cString: buffer)) \(message)\n"
+        let line = "graphd[\(getpid())] \(String(nulTerminated: buffer)) \(message)\n"
         let bytes = Array(line.utf8)
         var offset = 0
         while offset < bytes.count {
