@@ -5,13 +5,16 @@
 // from one hour to the next, so a figure taken beside graphd's is the one to compare with.
 
 /// A round-trip phase's call and how its answer is checked.
-enum RoundTripProbe: String, CaseIterable {
+enum RoundTripProbe: String {
     /// PING to graphd.
     case ping
     /// PING to the reference Redis.
     case redisPing = "redis-ping"
     /// SMEMBERS of the reference set: a reply the size of a median friend list.
     case redisMembers = "redis-smembers"
+
+    /// Sent to the reference Redis (`--redis-port`), not to graphd.
+    var asksRedis: Bool { self != .ping }
 
     var title: String {
         switch self {

@@ -159,7 +159,7 @@ enum ServerCommand {
                        writeRatio: Double, cursor: WriteCursor) -> ThreadTally {
         var tally = ThreadTally()
         let client: RESPClient
-        let port = reads.isEmpty && probe != .ping ? setup.redisPort ?? setup.port : setup.port
+        let port = reads.isEmpty && probe.asksRedis ? setup.redisPort ?? setup.port : setup.port
         do { client = try RESPClient(port: port) } catch {
             tally.record(error: "connect", "connect: \(error)")
             return tally
