@@ -30,7 +30,12 @@ struct Options {
     func string(_ name: String, default value: String) -> String { values[name] ?? value }
 
     func int(_ name: String, default value: Int) throws -> Int {
-        guard let text = values[name] else { return value }
+        try int(name) ?? value
+    }
+
+    /// The flag's non-negative integer, or nil when it was not given.
+    func int(_ name: String) throws -> Int? {
+        guard let text = values[name] else { return nil }
         guard let v = Int(text), v >= 0 else { throw UsageError("--\(name) wants a non-negative integer, got '\(text)'") }
         return v
     }

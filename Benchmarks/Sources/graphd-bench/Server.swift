@@ -45,7 +45,7 @@ enum ServerCommand {
         let writeRatio = try options.double("write-ratio", default: 0.1)
         let rate = try options.double("rate", default: 0)
         let roundTrip = try options.yesNo("round-trip", default: true)
-        let redisPort = try options.string("redis-port").map { _ in try options.int("redis-port", default: 0) }
+        let redisPort = try options.int("redis-port")
         var report = RunReport(command: "server", arguments: arguments)
         let (data, source) = try loadDataset(options)
         let reference = Reference(data: data)
