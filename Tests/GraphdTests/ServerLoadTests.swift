@@ -199,6 +199,39 @@ struct ServerLoadTests {
         }
     }
 
+    @Test("Through a read a loop thread runs, the other loop thread polls instead of sleeping; with a busy-poll budget of 0 it sleeps")
+    func polledReads() throws {
+        for (budget, polls) in [(1, true), (0, false)] {
+            let gate = Gate()
+            // Polling into the read for up to a minute: however late the follower's thread
+            // gets a core, the gated read is still running when it looks.
+            let server = try InProcessServer(configure: {
+                $0.busyPollMicroseconds = budget
+                $0.pollIntoReadMicroseconds = 60_000_000
+            }, engine: Self.engine(gate: gate))
+            defer { server.stop() }
+            let polledReads = { server.context.statistics.polledReads.load(ordering: .relaxed) }
+            let client = try server.client()
+            _ = try client.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
+            for round in 1...2 {
+                // The first read starts the follower's thread; after it the follower polls for
+                // the budget (1 µs), sleeps, and is woken when the second read starts.
+                try client.send(RESPTestClient.encode(["GRAPH.RO_QUERY", "g", "CALL test.wait() YIELD released RETURN released"]))
+                #expect(waitUntil { gate.arrived.load(ordering: .relaxed) == round })
+                if polls { #expect(waitUntil { polledReads() == round }, "round \(round)") }
+                gate.open(1)
+                #expect(try client.readReply().rows == [[.integer(1)]])
+            }
+            #expect(server.context.statistics.loopReads.load(ordering: .relaxed) == 2)
+            if !polls { #expect(polledReads() == 0) }
+            guard case .bulk(let info) = try client.command("INFO", "stats") else {
+                Issue.record("INFO did not answer a bulk string")
+                continue
+            }
+            #expect(info.contains("polled_reads:\(polledReads())"))
+        }
+    }
+
     @Test("Hundreds of pipelined quick reads are answered in order, on the I/O thread or past its share on a worker")
     func pipelinedQuickReads() throws {
         let server = try InProcessServer()

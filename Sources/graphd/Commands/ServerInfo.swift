@@ -87,6 +87,7 @@ enum ServerInfo {
                     "quick_queries:\(statistics.quickQueries.load(ordering: .relaxed))",
                     "loop_reads:\(statistics.loopReads.load(ordering: .relaxed))",
                     "busy_poll_hits:\(statistics.busyPollHits.load(ordering: .relaxed))",
+                    "polled_reads:\(statistics.polledReads.load(ordering: .relaxed))",
                     "client_output_limit_disconnections:\(statistics.outputLimitDisconnections.load(ordering: .relaxed))"]
         case "graphs":
             var result = ["# Graphs"]

@@ -22,6 +22,9 @@ final class ServerStatistics: Sendable {
     let loopReads = Atomic<Int>(0)
     /// Times the event loop found events while polling instead of sleeping (Server's busy poll).
     let busyPollHits = Atomic<Int>(0)
+    /// Reads a loop thread ran through which the other loop thread polled instead of sleeping
+    /// (Server's `waitOnStandby` and `waitForEvents`).
+    let polledReads = Atomic<Int>(0)
     /// Clients closed because their unsent output passed the limit.
     let outputLimitDisconnections = Atomic<Int>(0)
     let startedAt = ContinuousClock.now

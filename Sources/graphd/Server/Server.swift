@@ -21,7 +21,11 @@
 //
 // An idle leader polls for a short while before it sleeps in epoll_wait (`--busy-poll`,
 // `waitForEvents`): a request that arrives meanwhile is read at once instead of after a wake-up,
-// which in a VM costs as much as the rest of a small request's round trip.
+// which in a VM costs as much as the rest of a small request's round trip. With the same budget
+// the follower polls its standby through a read a loop thread runs, and for a while after one
+// (`waitOnStandby`): the core it keeps awake is the one the read's client sleeps on, and a
+// halted core's wake-up, paid when the reply arrives, grows with how long it has slept (a
+// one-client connections request fell from 169–180 µs to 89–91 µs).
 
 import Dispatch
 import Glibc
@@ -48,6 +52,12 @@ struct ServerConfiguration: Sendable {
     /// to 31 µs with 50 µs of polling.
     var busyPollMicroseconds = ServerConfiguration.defaultBusyPollMicroseconds
     static let defaultBusyPollMicroseconds = 50
+    /// With a busy-poll budget, how long a loop thread keeps polling into a read the other one
+    /// runs. The read's client sends nothing until the reply, so polling through a short read
+    /// saves the wake-ups that follow it (this thread's, and the client's core's); a longer
+    /// read's own time dwarfs them, so the thread sleeps (the read's thread wakes the loop when
+    /// done, `runOnLoopThread`).
+    var pollIntoReadMicroseconds = 1000
     /// Where log lines go (stderr in graphd; captured in tests).
     var log: @Sendable (String) -> Void = { ServerLog.write($0) }
 }
@@ -97,6 +107,8 @@ final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
     /// `configuration.busyPollMicroseconds` in nanoseconds.
     private let busyPollNanoseconds: Int64
+    /// `configuration.pollIntoReadMicroseconds` in nanoseconds.
+    private let pollIntoReadNanoseconds: Int64
     private let context: ServerContext
     private let table: CommandTable
     private let epoll: Epoll
@@ -138,6 +150,17 @@ final class Server: @unchecked Sendable {
     private let standbyEnd: WakeUpPipe
     private static let loopToken: UInt64 = 0
     private static let standbyEndToken: UInt64 = 1
+    /// Readable when the leader starts a read while the follower sleeps, to have it poll
+    /// through the read (`waitOnStandby`).
+    private let followerWake: WakeUpPipe
+    private static let followerWakeToken: UInt64 = 2
+    /// True while the follower sleeps in the standby epoll (it is woken to poll through a read).
+    private let followerAsleep = Atomic<Bool>(false)
+    /// When the last read a loop thread ran ended (`monotonicNanoseconds`): the follower keeps
+    /// polling for the busy-poll budget after it, ready for the same client's next one.
+    private let loopReadEnded = Atomic<Int64>(0)
+    /// The start (`inlineReadStart`) of the last read counted in `polledReads`.
+    private let lastPolledRead = Atomic<Int64>(0)
     /// Signalled once, when the loop is over (`run()` waits on it).
     private let loopEnded = DispatchSemaphore(value: 0)
     private var loopThreads = 0
@@ -149,7 +172,7 @@ final class Server: @unchecked Sendable {
     private var pendingInline: CommandJob?
     /// True while a loop thread runs a read (one at a time).
     private var inlineRunning = false {
-        didSet { inlineReadStart.store(inlineRunning ? max(1, monotonicNanoseconds()) : 0, ordering: .relaxed) }
+        didSet { inlineReadStart.store(inlineRunning ? max(1, monotonicNanoseconds()) : 0, ordering: .sequentiallyConsistent) }
     }
     /// Reads handed to `readPool` and not yet completed.
     private var poolReads = 0 { didSet { poolBusy.store(poolReads > 0, ordering: .relaxed) } }
@@ -184,10 +207,12 @@ final class Server: @unchecked Sendable {
          context makeContext: (Int) -> ServerContext) throws(SystemCallError) {
         self.configuration = configuration
         busyPollNanoseconds = Int64(configuration.busyPollMicroseconds) * 1000
+        pollIntoReadNanoseconds = Int64(configuration.pollIntoReadMicroseconds) * 1000
         self.table = table
         epoll = try Epoll()
         standby = try Epoll()
         standbyEnd = try WakeUpPipe()
+        followerWake = try WakeUpPipe()
         wakeUp = try WakeUpPipe()
         stopSignal = StopSignal(wakeUp: wakeUp)
         let listener = try ListeningSocket(address: configuration.bindAddress, port: configuration.port)
@@ -197,6 +222,7 @@ final class Server: @unchecked Sendable {
         try epoll.add(wakeUp.readDescriptor, events: .input, token: Self.wakeUpToken)
         try standby.add(epoll.descriptor, events: [], token: Self.loopToken)
         try standby.add(standbyEnd.readDescriptor, events: .input, token: Self.standbyEndToken)
+        try standby.add(followerWake.readDescriptor, events: .input, token: Self.followerWakeToken)
         self.listener = listener
     }
 
@@ -254,7 +280,7 @@ final class Server: @unchecked Sendable {
                 }
             } else {
                 do {
-                    _ = try standby.wait(timeoutMilliseconds: -1)
+                    try waitOnStandby()
                 } catch {
                     // Not expected (the standby epoll is the server's own). Without it this
                     // thread cannot follow: it ends, and the leader starts another when it
@@ -275,6 +301,65 @@ final class Server: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The follower's wait: returns when the standby has something for it (the loop's epoll
+    /// has events while a read runs, or the loop is over). With a busy-poll budget it polls
+    /// before it sleeps, yielding its core on every turn: up to
+    /// `configuration.pollIntoReadMicroseconds` into a read a loop thread runs (the leader wakes
+    /// it for that if it sleeps), and for the budget after one ends. Not while reads run on
+    /// workers (their cores are theirs). Polling, it finds another client's request at once;
+    /// and it keeps the other core awake, which with one client is where that client waits for
+    /// the read's reply. In a VM an idle core halts, and waking it when the reply arrives costs
+    /// more the longer it has slept.
+    private func waitOnStandby() throws(SystemCallError) {
+        while true {
+            if busyPollNanoseconds > 0 {
+                while !poolBusy.load(ordering: .relaxed) {
+                    if try standbyHasEvents(timeoutMilliseconds: 0) { return }
+                    let now = monotonicNanoseconds()
+                    let readStart = inlineReadStart.load(ordering: .relaxed)
+                    if readStart != 0 {
+                        if now - readStart >= pollIntoReadNanoseconds { break }
+                        countPolledRead(startedAt: readStart)
+                    } else if now - loopReadEnded.load(ordering: .relaxed) >= busyPollNanoseconds {
+                        break
+                    }
+                    sched_yield()
+                }
+            }
+            // The leader stores a read's start, then looks whether this thread sleeps; this thread
+            // says it sleeps, then looks for a read (both sequentially consistent): one of the
+            // two sees the other, so no read starts unwatched while this thread falls asleep.
+            followerAsleep.store(true, ordering: .sequentiallyConsistent)
+            let readStart = inlineReadStart.load(ordering: .sequentiallyConsistent)
+            if busyPollNanoseconds > 0 && readStart != 0 && !poolBusy.load(ordering: .relaxed)
+                && monotonicNanoseconds() - readStart < pollIntoReadNanoseconds {
+                followerAsleep.store(false, ordering: .relaxed)
+                continue
+            }
+            let ready = try standbyHasEvents(timeoutMilliseconds: -1)
+            followerAsleep.store(false, ordering: .relaxed)
+            if ready { return }
+        }
+    }
+
+    /// Counts a read a loop thread runs through which the other loop thread polls (INFO's
+    /// `polled_reads`), once, whether it polls as the follower or, woken to lead, as the leader.
+    private func countPolledRead(startedAt readStart: Int64) {
+        guard lastPolledRead.load(ordering: .relaxed) != readStart,
+              lastPolledRead.exchange(readStart, ordering: .relaxed) != readStart else { return }
+        context.statistics.polledReads.add(1, ordering: .relaxed)
+    }
+
+    /// Waits on the standby epoll; true when it has something for the follower (a wake-up to
+    /// poll is drained and is not such a thing).
+    private func standbyHasEvents(timeoutMilliseconds: Int32) throws(SystemCallError) -> Bool {
+        var found = false
+        for (token, _) in try standby.wait(timeoutMilliseconds: timeoutMilliseconds) {
+            if token == Self.followerWakeToken { followerWake.drain() } else { found = true }
+        }
+        return found
     }
 
     /// What a loop thread does next, after a read or a wake-up on standby.
@@ -313,6 +398,10 @@ final class Server: @unchecked Sendable {
                 guard let read = pendingInline else { return (false, nil, stopping ? 50 : -1) }
                 pendingInline = nil
                 if armStandby() {
+                    // (`inlineReadStart` is stored already: see `waitOnStandby`.)
+                    if busyPollNanoseconds > 0 && followerAsleep.load(ordering: .sequentiallyConsistent) {
+                        followerWake.signal()
+                    }
                     seated = false
                     return (false, read, 0)
                 }
@@ -328,20 +417,15 @@ final class Server: @unchecked Sendable {
         }
     }
 
-    /// How long the leader keeps polling into a read a loop thread runs. The read's client sends
-    /// nothing until the reply, so polling through a short read saves the wake-up that follows
-    /// it; a longer read's own time dwarfs one wake-up, so the leader sleeps and the read's
-    /// thread wakes it when done (`runOnLoopThread`).
-    static let pollIntoReadNanoseconds: Int64 = 1_000_000
-
     /// Waits for events. With a busy-poll budget, an idle leader first polls, without sleeping,
     /// until the budget has passed since the last activity (see
     /// `ServerConfiguration.busyPollMicroseconds`): in a VM, a thread asleep in epoll_wait is
     /// woken by an interrupt to a halted virtual CPU, which costs about as much as a small
     /// query's whole round trip. It does not poll while reads run on workers (a busy server's
     /// leader is woken by their completions, and its core is theirs), polls at most
-    /// `pollIntoReadNanoseconds` into a read a loop thread runs, and yields its core on every
-    /// turn to any thread that wants it. With a stop pending (`timeoutMilliseconds` ≥ 0) it just waits.
+    /// `configuration.pollIntoReadMicroseconds` into a read a loop thread runs, and yields its
+    /// core on every turn to any thread that wants it. With a stop pending
+    /// (`timeoutMilliseconds` ≥ 0) it just waits.
     private func waitForEvents(timeoutMilliseconds: Int32) throws(SystemCallError) -> [(token: UInt64, events: Epoll.Events)] {
         if timeoutMilliseconds < 0 && busyPollNanoseconds > 0 {
             var idleSince = monotonicNanoseconds()
@@ -354,7 +438,8 @@ final class Server: @unchecked Sendable {
                 let now = monotonicNanoseconds()
                 let readStart = inlineReadStart.load(ordering: .relaxed)
                 if readStart != 0 {
-                    if now - readStart >= Self.pollIntoReadNanoseconds { break }
+                    if now - readStart >= pollIntoReadNanoseconds { break }
+                    countPolledRead(startedAt: readStart)
                     idleSince = now   // the client's next request comes after this read's reply
                 } else if now - idleSince >= busyPollNanoseconds {
                     break
@@ -413,6 +498,7 @@ final class Server: @unchecked Sendable {
             let (reply, outcome) = table.execute(read.request, session: &session, context: context)
             let completion = Completion(connection: read.connection, reply: reply, outcome: outcome,
                                         session: session, countedAsQuery: read.countedAsQuery)
+            loopReadEnded.store(monotonicNanoseconds(), ordering: .relaxed)
             let (next, then): (CommandJob?, StandbyOutcome) = state.withLock { _ in
                 inlineRunning = false
                 complete(completion)
@@ -434,7 +520,7 @@ final class Server: @unchecked Sendable {
             // `waitForEvents`) and sleeps; wake it to poll for this client's next request while
             // the reply travels. (Should the two clocks disagree, the next request wakes it anyway.)
             if then == .follows && busyPollNanoseconds > 0
-                && monotonicNanoseconds() - started >= Self.pollIntoReadNanoseconds {
+                && monotonicNanoseconds() - started >= pollIntoReadNanoseconds {
                 wakeUp.signal()
             }
             return then
