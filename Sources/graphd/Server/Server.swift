@@ -21,11 +21,11 @@
 //
 // An idle leader polls for a short while before it sleeps in epoll_wait (`--busy-poll`,
 // `waitForEvents`): a request that arrives meanwhile is read at once instead of after a wake-up,
-// which in a VM costs as much as the rest of a small request's round trip. With the same budget
-// the follower polls its standby through a read a loop thread runs, and for a while after one
-// (`waitOnStandby`): the core it keeps awake is the one the read's client sleeps on, and a
-// halted core's wake-up, paid when the reply arrives, grows with how long it has slept (a
-// one-client connections request fell from 169–180 µs to 89–91 µs).
+// which in a VM costs as much as the rest of a small request's round trip. On a quiet server
+// the follower polls too, with the same budget (`waitOnStandby`): through a read a loop thread
+// runs, and after a request the leader had to wait for. The core it keeps awake is the one a
+// lone client waits on for its reply, and a halted core's wake-up, paid when the reply
+// arrives, grows with how long it has slept (docs/benchmarks.md, "Twenty-fourth session").
 
 import Dispatch
 import Glibc
@@ -156,9 +156,9 @@ final class Server: @unchecked Sendable {
     private static let followerWakeToken: UInt64 = 2
     /// True while the follower sleeps in the standby epoll (it is woken to poll through a read).
     private let followerAsleep = Atomic<Bool>(false)
-    /// When the last read a loop thread ran ended (`monotonicNanoseconds`): the follower keeps
-    /// polling for the busy-poll budget after it, ready for the same client's next one.
-    private let loopReadEnded = Atomic<Int64>(0)
+    /// When the leader last found a request it had waited for, or a loop thread last finished
+    /// a read (`monotonicNanoseconds`): the follower polls for the busy-poll budget after it.
+    private let lastActivity = Atomic<Int64>(0)
     /// The start (`inlineReadStart`) of the last read counted in `polledReads`.
     private let lastPolledRead = Atomic<Int64>(0)
     /// Signalled once, when the loop is over (`run()` waits on it).
@@ -306,12 +306,13 @@ final class Server: @unchecked Sendable {
     /// The follower's wait: returns when the standby has something for it (the loop's epoll
     /// has events while a read runs, or the loop is over). With a busy-poll budget it polls
     /// before it sleeps, yielding its core on every turn: up to
-    /// `configuration.pollIntoReadMicroseconds` into a read a loop thread runs (the leader wakes
-    /// it for that if it sleeps), and for the budget after one ends. Not while reads run on
-    /// workers (their cores are theirs). Polling, it finds another client's request at once;
-    /// and it keeps the other core awake, which with one client is where that client waits for
-    /// the read's reply. In a VM an idle core halts, and waking it when the reply arrives costs
-    /// more the longer it has slept.
+    /// `configuration.pollIntoReadMicroseconds` into a read a loop thread runs, and for the
+    /// budget after a loop thread's read ends or the leader finds a request it had waited for
+    /// (`noteQuietServerActivity`); the leader wakes it for either if it sleeps. Not while reads
+    /// run on workers (their cores are theirs). Polling, it finds another client's request at
+    /// once; and it keeps the other core awake, which with one client is where that client
+    /// waits for its reply. In a VM an idle core halts, and waking it when the reply arrives
+    /// costs more the longer it has slept.
     private func waitOnStandby() throws(SystemCallError) {
         while true {
             if busyPollNanoseconds > 0 {
@@ -322,7 +323,7 @@ final class Server: @unchecked Sendable {
                     if readStart != 0 {
                         if now - readStart >= pollIntoReadNanoseconds { break }
                         countPolledRead(startedAt: readStart)
-                    } else if now - loopReadEnded.load(ordering: .relaxed) >= busyPollNanoseconds {
+                    } else if now - lastActivity.load(ordering: .relaxed) >= busyPollNanoseconds {
                         break
                     }
                     sched_yield()
@@ -399,9 +400,7 @@ final class Server: @unchecked Sendable {
                 pendingInline = nil
                 if armStandby() {
                     // (`inlineReadStart` is stored already: see `waitOnStandby`.)
-                    if busyPollNanoseconds > 0 && followerAsleep.load(ordering: .sequentiallyConsistent) {
-                        followerWake.signal()
-                    }
+                    if followerAsleep.load(ordering: .sequentiallyConsistent) { wakeFollowerToPoll() }
                     seated = false
                     return (false, read, 0)
                 }
@@ -429,10 +428,12 @@ final class Server: @unchecked Sendable {
     private func waitForEvents(timeoutMilliseconds: Int32) throws(SystemCallError) -> [(token: UInt64, events: Epoll.Events)] {
         if timeoutMilliseconds < 0 && busyPollNanoseconds > 0 {
             var idleSince = monotonicNanoseconds()
+            let pollStart = idleSince
             while !poolBusy.load(ordering: .relaxed) {
                 let ready = try epoll.wait(timeoutMilliseconds: 0)
                 if !ready.isEmpty {
                     context.statistics.busyPollHits.add(1, ordering: .relaxed)
+                    if monotonicNanoseconds() - pollStart >= Self.waitedForRequestNanoseconds { noteQuietServerActivity() }
                     return ready
                 }
                 let now = monotonicNanoseconds()
@@ -447,7 +448,31 @@ final class Server: @unchecked Sendable {
                 sched_yield()
             }
         }
-        return try epoll.wait(timeoutMilliseconds: timeoutMilliseconds)
+        let ready = try epoll.wait(timeoutMilliseconds: timeoutMilliseconds)
+        if busyPollNanoseconds > 0 && !ready.isEmpty { noteQuietServerActivity() }
+        return ready
+    }
+
+    /// How long the leader must have polled in vain before the events it finds count as
+    /// activity on a quiet server (`noteQuietServerActivity`). A busy server's leader finds
+    /// events at once, and there the follower would only take a core from the threads that
+    /// want it (sixteen clients on this project's two cores lost up to 15% of their calls when
+    /// it polled after every request).
+    static let waitedForRequestNanoseconds: Int64 = 5_000
+
+    /// The leader found events it had waited for, so the server is quiet: the follower is to
+    /// poll for the budget after now (see `waitOnStandby`), woken for that if it sleeps. Its
+    /// core is the one a lone client waits on for its reply, and kept awake, that core is not
+    /// woken from a halt when the reply arrives.
+    private func noteQuietServerActivity() {
+        lastActivity.store(monotonicNanoseconds(), ordering: .relaxed)
+        if followerAsleep.load(ordering: .relaxed) { wakeFollowerToPoll() }
+    }
+
+    /// Wakes the sleeping follower to poll (unless reads run on workers: it would not poll).
+    private func wakeFollowerToPoll() {
+        guard busyPollNanoseconds > 0, !poolBusy.load(ordering: .relaxed) else { return }
+        followerWake.signal()
     }
 
     /// Before the leader runs a read: makes sure a follower exists (starting the second loop
@@ -498,7 +523,7 @@ final class Server: @unchecked Sendable {
             let (reply, outcome) = table.execute(read.request, session: &session, context: context)
             let completion = Completion(connection: read.connection, reply: reply, outcome: outcome,
                                         session: session, countedAsQuery: read.countedAsQuery)
-            loopReadEnded.store(monotonicNanoseconds(), ordering: .relaxed)
+            lastActivity.store(monotonicNanoseconds(), ordering: .relaxed)
             let (next, then): (CommandJob?, StandbyOutcome) = state.withLock { _ in
                 inlineRunning = false
                 complete(completion)
