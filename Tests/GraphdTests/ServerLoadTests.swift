@@ -232,6 +232,47 @@ struct ServerLoadTests {
         }
     }
 
+    @Test("After a request the loop waited for, the sleeping follower is woken to poll; with a busy-poll budget of 0 it is not")
+    func followerWokenOnQuietServer() throws {
+        for (budget, wakes) in [(1, true), (0, false)] {
+            let gate = Gate()
+            let server = try InProcessServer(configure: { $0.busyPollMicroseconds = budget },
+                                             engine: Self.engine(gate: gate))
+            defer { server.stop() }
+            let wakeUps = { server.context.statistics.followerWakeUps.load(ordering: .relaxed) }
+            let client = try server.client()
+            _ = try client.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
+            // A read run by a loop thread starts the follower's thread.
+            try client.send(RESPTestClient.encode(["GRAPH.RO_QUERY", "g", "CALL test.wait() YIELD released RETURN released"]))
+            #expect(waitUntil { gate.arrived.load(ordering: .relaxed) == 1 })
+            gate.open(1)
+            #expect(try client.readReply().rows == [[.integer(1)]])
+            // Then PINGs only, no reads: with a budget of 1 µs the leader waits for each, and the
+            // follower, asleep again by then, is woken to poll after it.
+            let before = wakeUps()
+            var pings = 0
+            if wakes {
+                #expect(waitUntil {
+                    pings += 1
+                    return (try? client.command("PING")) == .simple("PONG") && wakeUps() > before
+                })
+            } else {
+                for _ in 0..<20 where try client.command("PING") == .simple("PONG") { pings += 1 }
+                #expect(pings == 20)
+                #expect(wakeUps() == 0)
+            }
+            // INFO's own request may wake the follower once more before it is counted.
+            let counted = wakeUps()
+            guard case .bulk(let info) = try client.command("INFO", "stats") else {
+                Issue.record("INFO did not answer a bulk string")
+                continue
+            }
+            let line = info.split(separator: "\r\n").first { $0.hasPrefix("follower_wakeups:") }
+            let reported = line.flatMap { Int($0.dropFirst("follower_wakeups:".count)) }
+            #expect(reported.map { $0 >= counted && $0 <= wakeUps() } == true, "\(line ?? "no follower_wakeups line")")
+        }
+    }
+
     @Test("Hundreds of pipelined quick reads are answered in order, on the I/O thread or past its share on a worker")
     func pipelinedQuickReads() throws {
         let server = try InProcessServer()

@@ -88,6 +88,7 @@ enum ServerInfo {
                     "loop_reads:\(statistics.loopReads.load(ordering: .relaxed))",
                     "busy_poll_hits:\(statistics.busyPollHits.load(ordering: .relaxed))",
                     "polled_reads:\(statistics.polledReads.load(ordering: .relaxed))",
+                    "follower_wakeups:\(statistics.followerWakeUps.load(ordering: .relaxed))",
                     "client_output_limit_disconnections:\(statistics.outputLimitDisconnections.load(ordering: .relaxed))"]
         case "graphs":
             var result = ["# Graphs"]

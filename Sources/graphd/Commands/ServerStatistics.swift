@@ -25,6 +25,8 @@ final class ServerStatistics: Sendable {
     /// Reads a loop thread ran through which the other loop thread polled instead of sleeping
     /// (Server's `waitOnStandby` and `waitForEvents`).
     let polledReads = Atomic<Int>(0)
+    /// Times the leader woke the sleeping follower to poll (Server's `wakeFollowerToPoll`).
+    let followerWakeUps = Atomic<Int>(0)
     /// Clients closed because their unsent output passed the limit.
     let outputLimitDisconnections = Atomic<Int>(0)
     let startedAt = ContinuousClock.now

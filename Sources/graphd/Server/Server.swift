@@ -150,11 +150,10 @@ final class Server: @unchecked Sendable {
     private let standbyEnd: WakeUpPipe
     private static let loopToken: UInt64 = 0
     private static let standbyEndToken: UInt64 = 1
-    /// Readable when the leader starts a read while the follower sleeps, to have it poll
-    /// through the read (`waitOnStandby`).
+    /// Readable when the leader wakes the sleeping follower to poll (`wakeFollowerToPoll`).
     private let followerWake: WakeUpPipe
     private static let followerWakeToken: UInt64 = 2
-    /// True while the follower sleeps in the standby epoll (it is woken to poll through a read).
+    /// True while the follower sleeps in the standby epoll (see `wakeFollowerToPoll`).
     private let followerAsleep = Atomic<Bool>(false)
     /// When the leader last found a request it had waited for, or a loop thread last finished
     /// a read (`monotonicNanoseconds`): the follower polls for the busy-poll budget after it.
@@ -472,6 +471,7 @@ final class Server: @unchecked Sendable {
     /// Wakes the sleeping follower to poll (unless reads run on workers: it would not poll).
     private func wakeFollowerToPoll() {
         guard busyPollNanoseconds > 0, !poolBusy.load(ordering: .relaxed) else { return }
+        context.statistics.followerWakeUps.add(1, ordering: .relaxed)
         followerWake.signal()
     }
 
