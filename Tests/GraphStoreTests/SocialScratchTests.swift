@@ -139,7 +139,7 @@ import Testing
             }
             let users = hubs + (0..<40).map { _ in next(n) }
             for a in users {
-                var kept = KeptFriends(NodeID(a), of: g, schema: s, scratch: scratch)
+                let kept = KeptFriends(NodeID(a), of: g, schema: s, scratch: scratch)
                 for b in users + hubs {
                     let model = a == b ? [] : friends[a].intersection(friends[b]).sorted()
                     #expect(g.mutualFriends(NodeID(a), NodeID(b), schema: s).map { Int($0.rawValue) } == model, "round \(round), \(a) and \(b)")

@@ -64,7 +64,7 @@ struct ImportTests {
                                             on: store)
             #expect(result.rows == [[.string("Ann"), .integer(31), .double(4.5), .list([.string("a"), .string("b")]), .bool(true),
                                      .string("Bo, Jr"), .null, .double(100), .integer(2019)]])
-            #expect(try store.read { $0.indexes.count } == 1)
+            #expect(store.read { $0.indexes.count } == 1)
         }
     }
 
