@@ -115,21 +115,28 @@ import Testing
     }
 
     /// Mutual friends against a model built from the pairs alone, on random graphs with hubs
-    /// (so both the merge and the search of a short list in a hub's lists run), friendships
-    /// stored either way round (lists that interleave), repeated and self friendships: the
-    /// list, the count, and the count through a user's kept friends.
-    @Test func mutualFriendsAgreeWithAModelOnGraphsWithHubs() {
-        var random = SeededGenerator(seed: 2_611)
+    /// and users of middling degree, so that every way of intersecting runs: the merge (few
+    /// friends), the search of a short list in a hub's lists, and the bitmap (hundreds of
+    /// friends on both sides). Each graph is built twice: friendships stored either way round
+    /// (lists that interleave, where the search and the bitmap step aside), and each stored from
+    /// the lower id to the higher, as imports store them (where they run). Repeated and self
+    /// friendships in both. Checked: the list, the count, and the count through kept friends.
+    @Test(arguments: [false, true])
+    func mutualFriendsAgreeWithAModelOnGraphsWithHubs(lowerFirst: Bool) {
+        var random = SeededGenerator(seed: lowerFirst ? 2_612 : 2_611)
         func next(_ bound: Int) -> Int { random.next(bound) }
         var scratch = TraversalScratch()
-        var compared = 0, skewed = 0
+        var compared = 0, skewed = 0, wide = 0
         for round in 0..<3 {
             let n = 400 + next(200)
             let hubs = (0..<3).map { _ in next(n) }
+            let middling = (0..<4).map { _ in next(n) }
             var pairs = (0..<(n * 3)).map { _ in (next(n), next(n)) }
             for hub in hubs { pairs += (0..<(n / 2)).map { _ in next(2) == 0 ? (hub, next(n)) : (next(n), hub) } }
-            pairs += (0..<20).map { _ in let a = next(n); return (a, a) }
+            for user in middling { pairs += (0..<(n / 8)).map { _ in (user, next(n)) } }
+            pairs += (0..<20).map { _ in let a = next(n); return (a, a) } + (hubs + middling).map { ($0, $0) }
             pairs += pairs.prefix(50).map { ($1, $0) }
+            if lowerFirst { pairs = pairs.map { (min($0, $1), max($0, $1)) } }
             let g = SocialGraphBuilder.users(count: n, friendships: pairs)
             let s = SocialSchema(graph: g)
             var friends = [Set<Int>](repeating: [], count: n)
@@ -137,7 +144,7 @@ import Testing
                 friends[a].insert(b)
                 friends[b].insert(a)
             }
-            let users = hubs + (0..<40).map { _ in next(n) }
+            let users = hubs + middling + (0..<40).map { _ in next(n) }
             for a in users {
                 let kept = KeptFriends(NodeID(a), of: g, schema: s, scratch: scratch)
                 for b in users + hubs {
@@ -145,13 +152,15 @@ import Testing
                     #expect(g.mutualFriends(NodeID(a), NodeID(b), schema: s).map { Int($0.rawValue) } == model, "round \(round), \(a) and \(b)")
                     #expect(g.mutualFriendCount(NodeID(a), NodeID(b), schema: s) == model.count)
                     #expect(g.mutualFriendCount(kept, NodeID(b), schema: s) == model.count, "kept \(a), \(b)")
-                    if min(friends[a].count, friends[b].count) * 16 < max(friends[a].count, friends[b].count) && !model.isEmpty { skewed += 1 }
+                    let (short, long) = (min(friends[a].count, friends[b].count), max(friends[a].count, friends[b].count))
+                    if short * 16 < long && !model.isEmpty { skewed += 1 }
+                    if short * 16 >= long && short + long >= BitmapIntersection.minimumFriends && !model.isEmpty { wide += 1 }
                     compared += 1
                 }
                 scratch = kept.releaseScratch()
             }
         }
-        #expect(compared > 5_000 && skewed > 100, "\(compared) \(skewed)")
+        #expect(compared > 5_000 && skewed > 100 && wide > 150, "\(compared) \(skewed) \(wide)")
     }
 
     /// Both ranking paths (the bounded heap and the whole-list counting sort) against a model:

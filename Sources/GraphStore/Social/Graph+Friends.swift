@@ -1,5 +1,5 @@
 // Graph+Friends.swift — one-hop social reads: a user's friends, whether two users are friends,
-// their mutual friends (merge-intersection of two sorted friend lists), and friends-only
+// their mutual friends (an intersection of two sorted friend lists), and friends-only
 // visibility. No scratch needed: every answer is a walk over at most two adjacency lists.
 
 /// How `friends(of:)` orders its answer.
@@ -84,7 +84,7 @@ extension Graph {
     }
 
     /// The friends `a` and `b` have in common, ascending — whether or not `a` and `b` are friends.
-    /// - Complexity: O(deg a + deg b), a merge-intersection of the two sorted friend lists.
+    /// - Complexity: O(deg a + deg b), an intersection of the two sorted friend lists.
     public func mutualFriends(_ a: NodeID, _ b: NodeID, schema: SocialSchema) -> [NodeID] {
         var result: [NodeID] = []
         forEachMutualFriend(a, b, schema: schema) { result.append(NodeID(rawValue: $0)) }
@@ -99,17 +99,18 @@ extension Graph {
         return n
     }
 
-    /// Calls `body` with each common friend of `a` and `b`, ascending. Lists of similar length
-    /// are merge-intersected (O(deg a + deg b)); when one side is much longer (a hub), each
-    /// friend of the short side, ascending, is searched for in the long side's two sorted
-    /// lists from where the last search stopped (O(short · log long)), so a hub costs little
-    /// more than its partner's degree.
+    /// Calls `body` with each common friend of `a` and `b`, ascending. When one side is much
+    /// longer (a hub), each friend of the short side is searched for in the long side's sorted
+    /// lists (O(short · log long)), so a hub costs little more than its partner's degree.
+    /// Otherwise lists with a few hundred friends between them go through a bitmap, shorter
+    /// ones are merged (both O(deg a + deg b); FriendIntersection.swift says why).
     @inline(__always) func forEachMutualFriend(_ a: NodeID, _ b: NodeID, schema: SocialSchema, _ body: (UInt32) -> Void) {
         guard a != b else { return }
         var left = FriendMerge(self, a, schema.friend)
         var right = FriendMerge(self, b, schema.friend)
         let (short, long) = left.capacityHint <= right.capacityHint ? (left, right) : (right, left)
         if short.capacityHint * 16 < long.capacityHint {
+            if long.searchEach(of: short, body) != nil { return }
             var walk = short, probe = long
             let other = long.owner
             walk.forEachID { f in
@@ -117,7 +118,12 @@ extension Graph {
             }
             return
         }
-        // Each side's two lists are first laid out as one ascending array (the merge's
+        // A few hundred friends or more: a bitmap, whose probes do not wait for each other.
+        if let bitmap = BitmapIntersection(marked: short, probed: long) {
+            bitmap.forEachCommon(short, long, body)
+            return
+        }
+        // Otherwise each side's two lists are first laid out as one ascending array (the merge's
         // branch-light walk: two copies when they do not interleave), then the two arrays are
         // intersected with the step chosen by conditional moves: merging the four lists in
         // one loop mispredicted a branch on most steps.
