@@ -163,6 +163,55 @@ import Testing
         #expect(compared > 5_000 && skewed > 100 && wide > 150, "\(compared) \(skewed) \(wide)")
     }
 
+    /// The audience's size both ways it is counted: "seen" marks for a host with few friends,
+    /// the bitmap for one with many (Graph.audienceBitsPerFriend decides, against the graph's
+    /// size), on a graph of 20,000 users so that both run. Against a model from `friendIDs`:
+    /// the host's friends and their friends, less the host, the invited, the attending and the
+    /// blocked either way. Self-loops and repeated friendships included; the scratch's bits are
+    /// zero after every count.
+    @Test func audienceCountAgreesWithAModelThroughMarksAndBits() throws {
+        var random = SeededGenerator(seed: 4_051)
+        func next(_ bound: Int) -> Int { random.next(bound) }
+        let n = 20_000
+        let hubs = (0..<3).map { _ in next(n) }
+        var pairs = (0..<(2 * n)).map { _ in (next(n), next(n)) }
+        for hub in hubs { pairs += (0..<800).map { _ in next(2) == 0 ? (hub, next(n)) : (next(n), hub) } }
+        pairs += (0..<30).map { _ in let a = next(n); return (a, a) } + hubs.map { ($0, $0) }
+        pairs += pairs.prefix(40).map { ($1, $0) }
+        var g = SocialGraphBuilder.users(count: n, friendships: pairs)
+        var scratch = TraversalScratch()
+        var throughBits = 0, throughMarks = 0
+        for round in 0..<40 {
+            let host = round < hubs.count ? hubs[round] : next(n)
+            let invited = (0..<next(30)).map { _ in NodeID(next(n)) }, attending = (0..<next(10)).map { _ in NodeID(next(n)) }
+            let event = SocialGraphBuilder.addEvent(to: &g, id: Int64(round), host: NodeID(host), startsAt: 1,
+                                                    invited: invited, attending: attending)
+            var blocked: [NodeID] = []
+            for _ in 0..<next(3) {
+                // Someone the host knows, so that blocking drops a friendship as well.
+                let hostFriends = g.friendIDs(of: NodeID(host), schema: SocialSchema(graph: g))
+                guard !hostFriends.isEmpty else { break }
+                let other = NodeID(rawValue: hostFriends[next(hostFriends.count)])
+                blocked.append(other)
+                if next(2) == 0 {
+                    _ = try SocialGraphBuilder.write(&g) { try $0.block(other, by: NodeID(host), at: 1) }
+                } else {
+                    _ = try SocialGraphBuilder.write(&g) { try $0.block(NodeID(host), by: other, at: 1) }
+                }
+            }
+            let schema = SocialSchema(graph: g)
+            let friends = g.friendIDs(of: NodeID(host), schema: schema)
+            var reach = Set(friends)
+            for f in friends { reach.formUnion(g.friendIDs(of: NodeID(rawValue: f), schema: schema)) }
+            reach.subtract(([NodeID(host)] + invited + attending + blocked).map(\.rawValue))
+            let count = g.invitableAudienceCount(of: event, schema: schema, scratch: &scratch)
+            #expect(count == reach.count, "round \(round), host \(host) with \(friends.count) friends")
+            #expect(scratch.touchedBits.allSatisfy { $0 == 0 }, "round \(round)")
+            if (g.socialNodeCapacity + 63) / 64 <= Graph.audienceBitsPerFriend * friends.count { throughBits += 1 } else { throughMarks += 1 }
+        }
+        #expect(throughBits >= 5 && throughMarks >= 5, "\(throughBits) through bits, \(throughMarks) through marks")
+    }
+
     /// Both ranking paths (the bounded heap and the whole-list counting sort) against a model:
     /// random counters on random nodes, a minimum and a filter, every limit shape. The same
     /// scratch is reused throughout, so a counter, bit or histogram slot left behind would change

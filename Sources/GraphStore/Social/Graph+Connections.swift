@@ -70,52 +70,57 @@ extension Graph {
     /// friends included (a friend's counter is its mutual count too): callers drop what they
     /// must not report by the flags in its counter (CounterFlags), so the hot loop makes one
     /// random memory access per step (the counter), as the C floor does.
-    ///
-    /// Reaching a friend's list costs two dependent cache misses (its node record, then its
-    /// adjacency buffer). The friends are taken in batches: the lists of a whole batch are
-    /// located first, in a loop whose loads do not depend on each other, so the processor
-    /// overlaps their misses; then each list is walked. Located one friend at a time, each
-    /// friend's misses waited for the walk of the friend before.
     /// Raw buffers, no bounds checks, no allocation.
     func countFriendsOfFriends(of user: NodeID, schema: SocialSchema, scratch: inout TraversalScratch) {
         guard let friend = schema.friend else { return }
-        let batchSize = 16
         var n = scratch.touchedCount
-        nodes.withUnsafeBufferPointer { records in
-            scratch.counts.withUnsafeMutableBufferPointer { counts in
-                scratch.touchedSlots.withUnsafeMutableBufferPointer { touched in
-                    withUnsafeTemporaryAllocation(of: (UInt32, NeighborRuns).self, capacity: batchSize) { batch in
-                        // Locals, so the hot loop keeps them in registers: through the closures'
-                        // captures they were reloaded (and `n` stored) at every step.
-                        guard let counts = counts.baseAddress, let touched = touched.baseAddress else { return }
-                        var count = n
-                        defer { n = count }
-                        var outer = FriendMerge(self, user, friend)
-                        var more = true
-                        while more {
-                            var filled = 0
-                            while filled < batchSize {
-                                guard let f = outer.nextID() else { more = false; break }
-                                batch[filled] = (f, records[Int(f)].adjacency.neighborRuns(friend))
-                                filled &+= 1
-                            }
-                            for k in 0..<filled {
-                                let (f, runs) = batch[k]
-                                _ = runs.forEachFriend(of: f, after: f) { w in
-                                    // Half the steps of a wide walk are first touches: a
-                                    // branch on it was mispredicted on most of them.
-                                    let c = counts[Int(w)]
-                                    touched[count] = w
-                                    count &+= c == 0 ? 1 : 0
-                                    counts[Int(w)] = c &+ 1
-                                }
-                            }
-                        }
+        scratch.counts.withUnsafeMutableBufferPointer { counts in
+            scratch.touchedSlots.withUnsafeMutableBufferPointer { touched in
+                // Locals, so the hot loop keeps them in registers: through the closures'
+                // captures they were reloaded (and `n` stored) at every step.
+                guard let counts = counts.baseAddress, let touched = touched.baseAddress else { return }
+                var count = n
+                defer { n = count }
+                forEachFriendsRuns(of: user, friend) { f, runs in
+                    _ = runs.forEachFriend(of: f, after: f) { w in
+                        // Half the steps of a wide walk are first touches: a
+                        // branch on it was mispredicted on most of them.
+                        let c = counts[Int(w)]
+                        touched[count] = w
+                        count &+= c == 0 ? 1 : 0
+                        counts[Int(w)] = c &+ 1
                     }
                 }
             }
         }
         scratch.touchedCount = n
+    }
+
+    /// Calls `body` with each friend of `user`, ascending, and that friend's own FRIEND lists.
+    ///
+    /// Reaching a friend's lists costs two dependent cache misses (its node record, then its
+    /// adjacency buffer). The friends are taken in batches: the lists of a whole batch are
+    /// located first, in a loop whose loads do not depend on each other, so the processor
+    /// overlaps their misses; then `body` runs for each. Located one friend at a time, each
+    /// friend's misses waited for the walk of the friend before.
+    @inline(__always) func forEachFriendsRuns(of user: NodeID, _ friend: RelationshipTypeID,
+                                              _ body: (_ friend: UInt32, _ runs: NeighborRuns) -> Void) {
+        let batchSize = 16
+        nodes.withUnsafeBufferPointer { records in
+            withUnsafeTemporaryAllocation(of: (UInt32, NeighborRuns).self, capacity: batchSize) { batch in
+                var outer = FriendMerge(self, user, friend)
+                var more = true
+                while more {
+                    var filled = 0
+                    while filled < batchSize {
+                        guard let f = outer.nextID() else { more = false; break }
+                        batch[filled] = (f, records[Int(f)].adjacency.neighborRuns(friend))
+                        filled &+= 1
+                    }
+                    for k in 0..<filled { body(batch[k].0, batch[k].1) }
+                }
+            }
+        }
     }
 }
 
