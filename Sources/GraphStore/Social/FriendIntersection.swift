@@ -41,13 +41,16 @@ struct BitmapIntersection {
 
     let low: UInt32
     let words: Int
+    /// `probed`'s lists as ascending runs (FriendMerge.ascendingRuns).
+    let runs: ((UnsafePointer<UInt32>, Int), (UnsafePointer<UInt32>, Int))
 
     /// The plan for `marked` and `probed`, or nil when a merge is the better way: too few
     /// friends, an id span too wide to clear cheaply, or `probed`'s lists interleave.
     @inline(__always) init?(marked: FriendMerge, probed: FriendMerge) {
         let friends = marked.capacityHint + probed.capacityHint
         guard friends >= Self.minimumFriends, let m = marked.idBounds, let p = probed.idBounds,
-              probed.ascendingRuns != nil else { return nil }
+              let runs = probed.ascendingRuns else { return nil }
+        self.runs = runs
         low = min(m.low, p.low)
         words = Int(max(m.high, p.high) &- low) / 64 + 1
         // Clearing a word costs about what probing a friend does.
@@ -58,7 +61,7 @@ struct BitmapIntersection {
     /// bits (never either owner), then each entry of `probed`'s two runs is tested, matches
     /// written out branch-free and reported after.
     @inline(__always) func forEachCommon(_ marked: FriendMerge, _ probed: FriendMerge, _ body: (UInt32) -> Void) {
-        guard let ((first, firstCount), (second, secondCount)) = probed.ascendingRuns else { return }
+        let ((first, firstCount), (second, secondCount)) = runs
         let low = self.low, words = self.words
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words + (firstCount + secondCount + 2) / 2) { buffer in
             guard let bits = buffer.baseAddress else { return }
@@ -113,10 +116,10 @@ extension FriendMerge {
     /// Calls `body` with each of `walked`'s friends that is also a friend here (never this
     /// merge's owner), ascending: one binary search of the run that could hold it per friend.
     /// Each search starts afresh rather than where the last stopped, so the searches do not
-    /// wait for each other and the CPU runs several at once. For a short list against a hub's;
-    /// nil (and nothing called) when this merge's lists interleave.
-    @inline(__always) func searchEach(of walked: FriendMerge, _ body: (UInt32) -> Void) -> Void? {
-        guard let ((first, firstCount), (second, secondCount)) = ascendingRuns else { return nil }
+    /// wait for each other and the CPU runs several at once. For a short list against a hub's.
+    /// Returns false (and calls nothing) when this merge's lists interleave.
+    @inline(__always) func searchEach(of walked: FriendMerge, _ body: (UInt32) -> Void) -> Bool {
+        guard let ((first, firstCount), (second, secondCount)) = ascendingRuns else { return false }
         let owner = self.owner
         let firstLast = firstCount > 0 ? first[firstCount - 1] : 0
         var walk = walked
@@ -126,6 +129,6 @@ extension FriendMerge {
             let p = run.lowerBound(of: f, count: count)
             if p < count && run[p] == f && f != owner { body(f) }
         }
-        return ()
+        return true
     }
 }

@@ -110,7 +110,7 @@ extension Graph {
         var right = FriendMerge(self, b, schema.friend)
         let (short, long) = left.capacityHint <= right.capacityHint ? (left, right) : (right, left)
         if short.capacityHint * 16 < long.capacityHint {
-            if long.searchEach(of: short, body) != nil { return }
+            if long.searchEach(of: short, body) { return }
             var walk = short, probe = long
             let other = long.owner
             walk.forEachID { f in
