@@ -99,29 +99,29 @@ extension Graph {
         return n
     }
 
-    /// Calls `body` with each common friend of `a` and `b`, ascending. When one side is much
-    /// longer (a hub), each friend of the short side is searched for in the long side's sorted
-    /// lists (O(short · log long)), so a hub costs little more than its partner's degree.
-    /// Otherwise lists with a few hundred friends between them go through a bitmap, shorter
-    /// ones are merged (both O(deg a + deg b); FriendIntersection.swift says why).
+    /// Calls `body` with each common friend of `a` and `b`, ascending, the cheapest way
+    /// (`MutualFriendsWay`), so a hub costs little more than its partner's degree.
     @inline(__always) func forEachMutualFriend(_ a: NodeID, _ b: NodeID, schema: SocialSchema, _ body: (UInt32) -> Void) {
         guard a != b else { return }
         var left = FriendMerge(self, a, schema.friend)
         var right = FriendMerge(self, b, schema.friend)
         let (short, long) = left.capacityHint <= right.capacityHint ? (left, right) : (right, left)
-        if short.capacityHint * 16 < long.capacityHint {
-            if long.searchEach(of: short, body) { return }
+        switch MutualFriendsWay(short: short, long: long) {
+        case .search:
+            long.searchEach(of: short, body)
+            return
+        case .resumedSearch:
             var walk = short, probe = long
             let other = long.owner
             walk.forEachID { f in
                 if f != other && probe.containsAscending(f) { body(f) }
             }
             return
-        }
-        // A few hundred friends or more: a bitmap, whose probes do not wait for each other.
-        if let bitmap = BitmapIntersection(marked: short, probed: long) {
+        case .bitmap(let bitmap):
             bitmap.forEachCommon(short, long, body)
             return
+        case .merge:
+            break
         }
         // Otherwise each side's two lists are first laid out as one ascending array (the merge's
         // branch-light walk: two copies when they do not interleave), then the two arrays are
@@ -143,6 +143,13 @@ extension Graph {
                 j &+= y <= x ? 1 : 0
             }
         }
+    }
+
+    /// The way `forEachMutualFriend` takes for `a` and `b` (for tests that must see each run).
+    func mutualFriendsWay(_ a: NodeID, _ b: NodeID, schema: SocialSchema) -> MutualFriendsWay {
+        let left = FriendMerge(self, a, schema.friend), right = FriendMerge(self, b, schema.friend)
+        return left.capacityHint <= right.capacityHint ? MutualFriendsWay(short: left, long: right)
+                                                       : MutualFriendsWay(short: right, long: left)
     }
 
     /// The friends of `user` as raw node ids, ascending and distinct (FriendMerge's order), as
