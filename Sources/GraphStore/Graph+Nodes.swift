@@ -11,12 +11,12 @@ extension Graph {
         contains(node) ? nodes[node.index].labels : []
     }
 
-    public func node(_ node: NodeID, hasLabel label: LabelID) -> Bool {
+    @inline(__always) public func node(_ node: NodeID, hasLabel label: LabelID) -> Bool {
         label.index < labelMembers.count && labelMembers[label.index].contains(node)
     }
 
     /// The value of `key` on `node`; `.null` when absent or the node is missing.
-    public func property(_ key: PropertyKeyID, of node: NodeID) -> Value {
+    @inline(__always) public func property(_ key: PropertyKeyID, of node: NodeID) -> Value {
         if let i = indexedInteger(key, of: node) { return .integer(i) }
         return contains(node) ? nodes[node.index].properties.value(of: key) : .null
     }

@@ -73,7 +73,7 @@ extension Graph {
         return counts
     }
 
-    public func property(_ key: PropertyKeyID, of relationship: RelationshipID) -> Value {
+    @inline(__always) public func property(_ key: PropertyKeyID, of relationship: RelationshipID) -> Value {
         relationshipProperties[relationship]?.value(of: key) ?? .null
     }
 

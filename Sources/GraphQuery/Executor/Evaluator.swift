@@ -216,15 +216,11 @@ extension ExecutionContext {
         switch value {
         case .null: return .null
         case .node(let node):
-            return withGraph { graph in
-                guard let id = propertyKeyID(key, in: graph) else { return .null }
-                return RuntimeValue(graph.property(id, of: node))
-            }
+            guard let id = propertyKeyID(key) else { return .null }
+            return RuntimeValue(property(id, of: node))
         case .relationship(let relationship):
-            return withGraph { graph in
-                guard let id = propertyKeyID(key, in: graph) else { return .null }
-                return RuntimeValue(graph.property(id, of: relationship.id))
-            }
+            guard let id = propertyKeyID(key) else { return .null }
+            return RuntimeValue(property(id, of: relationship.id))
         case .map(let keys, let values):
             return keys.firstIndex(of: key).map { values[$0] } ?? .null
         default:
@@ -232,11 +228,12 @@ extension ExecutionContext {
         }
     }
 
-    /// The id of property key `key`, remembering the last few looked up (RecentNames).
+    /// The id of property key `key`, remembering the last few looked up (RecentNames): the
+    /// graph is read only when it is not among them.
     @inline(__always)
-    func propertyKeyID(_ key: String, in graph: borrowing Graph) -> PropertyKeyID? {
+    func propertyKeyID(_ key: String) -> PropertyKeyID? {
         if let id = recentPropertyKeys.id(of: key) { return id }
-        let id = graph.propertyKeyID(named: key)
+        let id = withGraph { $0.propertyKeyID(named: key) }
         if let id { recentPropertyKeys.remember(key, id) }
         return id
     }

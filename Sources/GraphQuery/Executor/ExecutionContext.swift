@@ -77,6 +77,29 @@ final class ExecutionContext {
         try body(&graphStorage.pointee)
     }
 
+    // The per-row reads, through the graph's pointer (Graph+PointerReads.swift: a call on the
+    // graph itself would copy all of it).
+
+    @inline(__always)
+    func property(_ key: PropertyKeyID, of node: NodeID) -> Value {
+        Graph.property(key, of: node, in: graphStorage)
+    }
+
+    @inline(__always)
+    func property(_ key: PropertyKeyID, of relationship: RelationshipID) -> Value {
+        Graph.property(key, of: relationship, in: graphStorage)
+    }
+
+    @inline(__always)
+    func node(_ node: NodeID, hasLabel label: LabelID) -> Bool {
+        Graph.node(node, hasLabel: label, in: graphStorage)
+    }
+
+    @inline(__always)
+    func adjacency(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> AdjacencyList {
+        Graph.adjacency(of: node, type: type, direction: direction, in: graphStorage)
+    }
+
     /// Appends `row` to the stream's result collector (there must be one), handing it the
     /// graph by pointer (`ResultCollector.append(_:graph:)`).
     @inline(__always)

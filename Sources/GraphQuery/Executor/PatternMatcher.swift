@@ -28,10 +28,7 @@ extension ExecutionContext {
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
         case .propertySeek(let slot, let label, let key, let expression):
-            guard let (labelID, keyID) = withGraph({ g -> (LabelID, PropertyKeyID)? in
-                guard let l = labelID(label, in: g), let k = propertyKeyID(key, in: g) else { return nil }
-                return (l, k)
-            }) else { return true }
+            guard let labelID = labelID(label), let keyID = propertyKeyID(key) else { return true }
             let value = try evaluate(expression, row)
             // Null equals nothing; a node or relationship is never a stored property value.
             guard !value.isNull, let stored = value.storable else { return true }
@@ -126,14 +123,14 @@ extension ExecutionContext {
             if next < operators.count, case .nodeFilter(let slot, let labels, let properties) = operators[next],
                slot == to, properties.isEmpty {
                 for label in labels {
-                    guard let id = withGraph({ labelID(label, in: $0) }) else { return true }  // a label nobody has
+                    guard let id = labelID(label) else { return true }  // a label nobody has
                     farLabels.append(id)
                 }
                 next += 1
             }
             for way in directions {
                 for type in typeIDs {
-                    let list = withGraph { $0.adjacency(of: start, type: type, direction: way) }
+                    let list = adjacency(of: start, type: type, direction: way)
                     let positions = boundEnd.map { list.positions(ofNeighbor: $0) } ?? list.indices
                     for position in positions {
                         let neighbor = list[position]
@@ -149,13 +146,7 @@ extension ExecutionContext {
                         }
                         if toIsBound, row[to] != .node(neighbor) { continue }
                         try watchdog.tick()
-                        if !farLabels.isEmpty, !withGraph({ g in
-                            // A loop, not allSatisfy: a closure reading `g` would capture (copy) it.
-                            for label in farLabels where !g.node(neighbor, hasLabel: label) { return false }
-                            return true
-                        }) {
-                            continue
-                        }
+                        if !farLabels.isEmpty, farLabels.contains(where: { !node(neighbor, hasLabel: $0) }) { continue }
                         row[relationshipSlot] = bindsRelationship
                             ? .relationship(Relationship(resolve(&id, start, type, list, position), type: type, from: start, to: neighbor, direction: way))
                             : .null
@@ -198,19 +189,17 @@ extension ExecutionContext {
     }
 
     /// Whether `node` has the label named `label` (false for a label the graph never saw).
-    /// No closure inside `withGraph` captures the graph: a capture copies it.
     func hasLabel(_ node: NodeID, _ label: String) -> Bool {
-        withGraph { g in
-            guard let id = labelID(label, in: g) else { return false }
-            return g.node(node, hasLabel: id)
-        }
+        guard let id = labelID(label) else { return false }
+        return self.node(node, hasLabel: id)
     }
 
-    /// The id of label `label`, remembering the last few looked up (RecentNames).
+    /// The id of label `label`, remembering the last few looked up (RecentNames): the graph
+    /// is read only when it is not among them.
     @inline(__always)
-    func labelID(_ label: String, in graph: borrowing Graph) -> LabelID? {
+    func labelID(_ label: String) -> LabelID? {
         if let id = recentLabels.id(of: label) { return id }
-        let id = graph.labelID(named: label)
+        let id = withGraph { $0.labelID(named: label) }
         if let id { recentLabels.remember(label, id) }
         return id
     }
@@ -307,7 +296,7 @@ extension ExecutionContext {
         }
         for way in directions {
             for type in settings.types {
-                let list = withGraph { $0.adjacency(of: node, type: type, direction: way) }
+                let list = adjacency(of: node, type: type, direction: way)
                 for position in list.indices {
                     let neighbor = list[position]
                     if settings.direction == .either, way == .incoming, neighbor == node { continue }

@@ -188,7 +188,7 @@ extension ExecutionContext {
         // The ids of the property keys, once a call (none is created during a read).
         var keys = [PropertyKeyID?](repeating: nil, count: items.count)
         for i in items.indices {
-            if case .property(_, let key) = items[i] { keys[i] = withGraph { graph in propertyKeyID(key, in: graph) } }
+            if case .property(_, let key) = items[i] { keys[i] = propertyKeyID(key) }
         }
         let width = outputs.width
         var cells = Row(repeating: .null, count: items.count)
@@ -223,7 +223,7 @@ extension ExecutionContext {
                 case .property(let c, let key):
                     let value = c < width ? outputs[r, c] : .null
                     if case .node(let node) = value {
-                        cells[i] = keys[i].map { id in withGraph { graph in RuntimeValue(graph.property(id, of: node)) } } ?? .null
+                        cells[i] = keys[i].map { id in RuntimeValue(property(id, of: node)) } ?? .null
                     } else {
                         cells[i] = try property(key, of: value)
                     }
