@@ -104,8 +104,10 @@ extension ContiguousArray where Element == UInt32 {
 extension UnsafePointer where Pointee == UInt32 {
     /// The first of the `count` sorted entries from here that is not less than `value`
     /// (`count` when none is). Branch-free: each step halves the candidates and moves the base
-    /// by a conditional move, so a search costs its memory reads and no mispredicted branches
-    /// (whether a neighbour lies left or right of the middle is a coin toss, for the CPU).
+    /// by arithmetic on the comparison's sign bit, so a search costs its memory reads and no
+    /// mispredicted branches (whether a neighbour lies left or right of the middle is a coin
+    /// toss, for the CPU). Written as a conditional, the compiler makes the step a jump where
+    /// the search is inlined into a loop.
     /// - Complexity: O(log count).
     @inline(__always) func lowerBound(of value: UInt32, count: Int) -> Int {
         guard count > 0 else { return 0 }
@@ -113,9 +115,14 @@ extension UnsafePointer where Pointee == UInt32 {
         var base = 0, n = count
         while n > 1 {
             let half = n &>> 1
-            base = self[base &+ half] < value ? base &+ half : base
+            base &+= half & Self.belowMask(self[base &+ half], value)
             n &-= half
         }
         return base &+ (self[base] < value ? 1 : 0)
+    }
+
+    /// All ones when `entry < value`, else zero.
+    @inline(__always) static func belowMask(_ entry: UInt32, _ value: UInt32) -> Int {
+        Int(truncatingIfNeeded: (Int64(entry) &- Int64(value)) &>> 63)
     }
 }

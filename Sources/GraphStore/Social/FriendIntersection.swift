@@ -195,11 +195,6 @@ struct InterpolatedRun {
         scale = count > 1 && span > 0 ? (UInt64(min(count - 1, Int(UInt32.max))) &<< 32) / span : 0
     }
 
-    /// All ones when `entry < id`, else zero.
-    @inline(__always) static func belowMask(_ entry: UInt32, _ id: UInt32) -> Int {
-        Int(truncatingIfNeeded: (Int64(entry) &- Int64(id)) &>> 63)
-    }
-
     /// Whether `id` is in the run.
     @inline(__always) func contains(_ id: UInt32) -> Bool {
         guard id >= first && id <= last else { return false }
@@ -212,18 +207,11 @@ struct InterpolatedRun {
         let guess = Int(truncatingIfNeeded: (offset.high &<< 32) | (offset.low &>> 32))
         let start = max(0, min(guess &- window / 2, count &- window))
         // The window holds the id's place when the entry before it is smaller and its last is
-        // not (or it reaches the run's end): almost always. Six halving steps then find it,
-        // each moving by arithmetic on the comparison's sign bit: written as a conditional,
-        // the compiler makes it a jump here, mispredicted on half the steps.
+        // not (or it reaches the run's end): almost always.
         let w = base + start
         if (start == 0 || w[-1] < id) && (start &+ window == count || w[window &- 1] >= id) {
-            var b = 0
-            var half = window / 2
-            while half > 0 {
-                b &+= half & Self.belowMask(w[b &+ half &- 1], id)
-                half &>>= 1
-            }
-            return w[b] == id
+            let p = w.lowerBound(of: id, count: window)
+            return p < window && w[p] == id
         }
         let p = base.lowerBound(of: id, count: count)
         return p < count && base[p] == id
