@@ -23,9 +23,7 @@ extension Graph {
     /// `adjacency(of:type:direction:)` of the graph at `graph`.
     public static func adjacency(of node: NodeID, type: RelationshipTypeID, direction: Direction,
                                  in graph: UnsafePointer<Graph>) -> AdjacencyList {
-        // The records alone: reading through `adjacency(of:type:direction:)` here copies the graph.
-        let nodes = graph.pointee.nodes
-        guard node.index < nodes.count else { return AdjacencyList() }
-        return nodes[node.index].adjacency.list(type, direction)
+        // From the records alone: a call on `graph.pointee` here would copy the graph.
+        adjacency(of: node, type: type, direction: direction, in: graph.pointee.nodes)
     }
 }

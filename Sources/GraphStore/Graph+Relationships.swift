@@ -90,6 +90,12 @@ extension Graph {
     /// relationship ids beside them). A view of the stored buffer, no allocation. A self-loop
     /// appears in both directions; `.both` is the caller's business.
     public func adjacency(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> AdjacencyList {
+        Self.adjacency(of: node, type: type, direction: direction, in: nodes)
+    }
+
+    /// `adjacency(of:type:direction:)` read from the node records alone.
+    @inline(__always)
+    static func adjacency(of node: NodeID, type: RelationshipTypeID, direction: Direction, in nodes: [NodeRecord]) -> AdjacencyList {
         precondition(direction != .both, "adjacency(of:type:direction:) takes one direction")
         guard node.index < nodes.count else { return AdjacencyList() }
         // Free slots have no lists, so no liveness check is needed.
