@@ -70,7 +70,7 @@ enum MutualFriendsWay {
 /// Intersects two friend lists through a bitmap. A value holding the plan: the span's bounds,
 /// so a caller can ask whether it is worth it before any work.
 struct BitmapIntersection {
-    /// Pairs with fewer friends between them are merged: clearing a bitmap does not pay there.
+    /// Pairs with fewer friends between them get no bitmap: clearing it does not pay there.
     static let minimumFriends = 128
     /// The largest bitmap put on the stack, in 64-bit words (32 KiB: an id span of 262,144).
     static let maximumWords = 4096
@@ -80,7 +80,7 @@ struct BitmapIntersection {
     /// `probed`'s lists as ascending runs (FriendMerge.ascendingRuns).
     let runs: ((UnsafePointer<UInt32>, Int), (UnsafePointer<UInt32>, Int))
 
-    /// The plan for `marked` and `probed`, or nil when a merge is the better way: too few
+    /// The plan for `marked` and `probed`, or nil when there is to be no bitmap: too few
     /// friends, an id span too wide to clear cheaply, or `probed`'s lists interleave.
     @inline(__always) init?(marked: FriendMerge, probed: FriendMerge) {
         let friends = marked.capacityHint + probed.capacityHint
@@ -89,7 +89,7 @@ struct BitmapIntersection {
         self.runs = runs
         low = min(m.low, p.low)
         words = Int(max(m.high, p.high) &- low) / 64 + 1
-        // Clearing a word costs about what probing a friend does.
+        // Clearing eight words costs about what probing a friend does.
         guard words <= Self.maximumWords && words <= 8 * friends else { return nil }
     }
 
@@ -199,20 +199,19 @@ struct InterpolatedRun {
     @inline(__always) func contains(_ id: UInt32) -> Bool {
         guard id >= first && id <= last else { return false }
         let window = Self.window
-        guard count >= window else {
-            let p = base.lowerBound(of: id, count: count)
-            return p < count && base[p] == id
+        if count >= window {
+            let offset = UInt64(id &- first).multipliedFullWidth(by: scale)
+            let guess = Int(truncatingIfNeeded: (offset.high &<< 32) | (offset.low &>> 32))
+            let start = max(0, min(guess &- window / 2, count &- window))
+            // The window holds the id's place when the entry before it is smaller and its last
+            // is not (or it reaches the run's end): almost always.
+            let w = base + start
+            if (start == 0 || w[-1] < id) && (start &+ window == count || w[window &- 1] >= id) {
+                let p = w.lowerBound(of: id, count: window)
+                return p < window && w[p] == id
+            }
         }
-        let offset = UInt64(id &- first).multipliedFullWidth(by: scale)
-        let guess = Int(truncatingIfNeeded: (offset.high &<< 32) | (offset.low &>> 32))
-        let start = max(0, min(guess &- window / 2, count &- window))
-        // The window holds the id's place when the entry before it is smaller and its last is
-        // not (or it reaches the run's end): almost always.
-        let w = base + start
-        if (start == 0 || w[-1] < id) && (start &+ window == count || w[window &- 1] >= id) {
-            let p = w.lowerBound(of: id, count: window)
-            return p < window && w[p] == id
-        }
+        // A run shorter than the window, or a guess that missed: the whole run.
         let p = base.lowerBound(of: id, count: count)
         return p < count && base[p] == id
     }
