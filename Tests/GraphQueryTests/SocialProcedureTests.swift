@@ -147,7 +147,7 @@ import GraphStore
     /// A read-only call and the projection after it run as one step (DirectProjection) when the
     /// projection ends its stretch. `YIELD … WHERE true` keeps a query on the general path (a
     /// filtered call is never fused), so each query is checked against its general twin: every
-    /// kind of projected item, SKIP and LIMIT, and what may follow (the result, an aggregation,
+    /// kind of projected item, DISTINCT, SKIP and LIMIT, and what may follow (the result, an aggregation,
     /// a sort, an earlier variable).
     @Test func aFusedCallAndProjectionReturnWhatTheGeneralPathReturns() throws {
         let (store, engine) = try Self.socialStore()
@@ -157,6 +157,9 @@ import GraphStore
             "CALL social.friends($u, null) YIELD friend, since {where} RETURN CASE WHEN since > 3 THEN 'late' ELSE 'early' END AS kind, friend.missing",
             "CALL social.friends($u, null) YIELD friend, since {where} RETURN friend.id SKIP 2 LIMIT 3",
             "CALL social.friends($u, null) YIELD friend {where} RETURN friend.id LIMIT 1",
+            "CALL social.friends($u, null) YIELD friend, since {where} RETURN DISTINCT since",
+            "CALL social.friends($u, null) YIELD friend, since {where} RETURN DISTINCT since SKIP 1 LIMIT 2",
+            "CALL social.friends($u, null) YIELD friend, since {where} RETURN DISTINCT since % 3 AS k SKIP 1",
             "CALL social.friends($u, null) YIELD friend, since {where} WITH since, friend.id AS id RETURN since, count(id) AS n ORDER BY since",
             "CALL social.friends($u, null) YIELD friend {where} WITH friend.id AS id, friend RETURN id ORDER BY id DESC LIMIT 4",
             "MATCH (v:User {id: $u}) CALL social.friends(v, null) YIELD friend {where} RETURN v.id, friend.id, v",

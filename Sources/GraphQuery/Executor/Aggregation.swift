@@ -11,7 +11,7 @@ enum AggregateFunction: String, Sendable {
 struct Accumulator {
     let function: AggregateFunction
     let isDistinct: Bool
-    var seen: Set<RuntimeValue> = []
+    var seen = DistinctValues()
     var count: Int64 = 0
     var values: [RuntimeValue] = []
     var integerSum: Int64 = 0
@@ -27,7 +27,7 @@ struct Accumulator {
     /// Adds one row's argument value (`count(*)` passes a non-null placeholder for every row).
     mutating func add(_ value: RuntimeValue) throws(QueryError) {
         if value.isNull { return }
-        if isDistinct, !seen.insert(value).inserted { return }
+        if isDistinct, !seen.insert(value) { return }
         count += 1
         switch function {
         case .count: break

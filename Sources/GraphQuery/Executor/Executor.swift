@@ -46,8 +46,8 @@ enum Executor {
                 rows += try context.rows(of: part).map { Array($0.prefix(part.columns?.count ?? 0)) }
             }
             if plan.unions.contains(where: { !$0.all }) {
-                var seen: Set<Row> = []
-                rows = rows.filter { seen.insert($0).inserted }
+                var seen = DistinctRows()
+                rows = rows.filter { seen.insert($0) }
             }
             context.collector = collector
         }
@@ -261,26 +261,6 @@ struct StepProgress {
     var projected: Row = []
 }
 
-/// The distinct rows seen so far: a short list compared row by row while there are few
-/// (cheaper than hashing), a set beyond that. Equality is openCypher's equivalence
-/// (RuntimeValue's ==, the one its hashing follows).
-struct DistinctRows {
-    private var few: [Row] = []
-    private var many: Set<Row>?
-
-    /// Adds `row`; false when an equivalent row was already there.
-    mutating func insert(_ row: Row) -> Bool {
-        if many != nil { return many!.insert(row).inserted }
-        if few.contains(where: { $0 == row }) { return false }
-        few.append(row)
-        if few.count > 16 {
-            many = Set(few)
-            few = []
-        }
-        return true
-    }
-}
-
 /// One plan step, boxed for the row-at-a-time dispatch (StreamState.steps).
 final class StepBox: Sendable {
     let step: PlanStep
@@ -292,8 +272,8 @@ final class StepBox: Sendable {
     let projectionPredicate: Expression?
     /// A DISTINCT projection that streams (no aggregation, no ORDER BY: Executor.isBreaker).
     let projectionIsDistinct: Bool
-    /// A read-only call and the projection after it, run as one step when that projection ends
-    /// the stretch (ExecutionContext.callThroughProjection).
+    /// A read-only call or a match and the projection after it, run as one step when that
+    /// projection ends the stretch (callThroughProjection, matchThroughProjection).
     let directProjection: DirectProjection?
     /// A read-only call whose rows the aggregation after it only counts
     /// (BoundCall.rowsAreOnlyCounted).
@@ -306,7 +286,7 @@ final class StepBox: Sendable {
             var counted = false
             if case .call(let call) = steps[i].step, let next { counted = call.rowsAreOnlyCounted(by: next) }
             return StepBox(step: steps[i].step, width: steps[i].width,
-                           directProjection: next.flatMap { DirectProjection(call: steps[i].step, then: $0) },
+                           directProjection: next.flatMap { DirectProjection(steps[i].step, then: $0) },
                            callIsOnlyCounted: counted)
         }
     }
@@ -406,6 +386,12 @@ extension ExecutionContext {
         switch box.step {
         case .match(let operators, let predicate, let isOptional, let introduced):
             var current = Executor.padded(row, to: width)
+            // The match and the projection after it end the stretch: run as one step. (PROFILE
+            // counts each step's rows, so it takes the general path.)
+            if let direct = box.directProjection, index + 2 == end, profiler == nil {
+                return try matchThroughProjection(operators, predicate, isOptional: isOptional, introduced: introduced,
+                                                  &current, direct, projection: index + 1, &state, &output)
+            }
             var matched = false
             // The optimizer specialises `match` for this closure and copies what the closure
             // captures once per recursive call site on every call, i.e. per row: a captured

@@ -4,57 +4,6 @@
 
 import GraphStore
 
-/// A read-only CALL and the plain projection after it (`CALL social.friends($u, {}) YIELD
-/// friend RETURN friend.id`, and the plain-Cypher forms the social planner turns into calls),
-/// run as one step when the projection ends its stretch of the plan: the executor computes each
-/// output row's projected values straight from the procedure's rows (`callThroughProjection`).
-/// Through the general path a row costs about 250 ns of placing, pushing and evaluating, ten
-/// times the kernel's work per row, and an audience is thousands of rows.
-struct DirectProjection: Sendable {
-    enum Item: Sendable {
-        /// An output column of the procedure, as is.
-        case column(Int)
-        /// A property of an output column (a node's, usually).
-        case property(column: Int, key: String)
-        /// An expression over the input row alone (a literal, a parameter, an earlier variable):
-        /// evaluated once a call, with the first row it projects.
-        case input(Expression)
-        /// Any other expression: evaluated for each output row, placed into the row as the
-        /// general path would place it.
-        case general(Expression)
-    }
-
-    let items: [Item]
-    /// Whether some item needs the whole row (`general`).
-    let needsRow: Bool
-
-    /// The direct form of `call` followed by `next`, or nil when the pair does not qualify: a
-    /// writing, filtered or optional call, or a projection that aggregates, sorts, deduplicates
-    /// or filters.
-    init?(call: PlanStep, then next: PlanStep) {
-        guard case .call(let call) = call, call.isReadOnly, call.predicate == nil, !call.isOptional,
-              case .projection(let projection) = next, !projection.isAggregating, projection.orderBy.isEmpty,
-              !projection.isDistinct, projection.predicate == nil else { return nil }
-        // A slot yielded twice holds the last column placed into it (emitOutputs).
-        let columnOfSlot = Dictionary(call.outputs.map { ($0.slot, $0.column) }, uniquingKeysWith: { _, last in last })
-        var items: [Item] = []
-        for (_, expression) in projection.items {
-            switch expression {
-            case .slot(let slot):
-                items.append(columnOfSlot[slot].map { .column($0) } ?? .input(expression))
-            case .property(.slot(let slot), let key):
-                items.append(columnOfSlot[slot].map { .property(column: $0, key: key) } ?? .input(expression))
-            case .literal, .parameter:
-                items.append(.input(expression))
-            default:
-                items.append(.general(expression))
-            }
-        }
-        self.items = items
-        needsRow = items.contains { if case .general = $0 { true } else { false } }
-    }
-}
-
 extension BoundCall {
     /// True when the aggregation `next` only counts this call's rows: it groups by nothing and
     /// each of its items is a `count(*)` or a plain `count` of a yielded column. Such a call may
@@ -184,55 +133,21 @@ extension ExecutionContext {
     func callThroughProjection(_ call: BoundCall, _ row: Row, _ direct: DirectProjection, projection index: Int,
                                _ state: inout StreamState, _ output: inout [Row]) throws(QueryError) -> Bool {
         let outputs = try readOnlyOutputs(call, row)
-        let items = direct.items
-        // The ids of the property keys, once a call (none is created during a read).
-        var keys = [PropertyKeyID?](repeating: nil, count: items.count)
-        for i in items.indices {
-            if case .property(_, let key) = items[i] { keys[i] = propertyKeyID(key) }
-        }
+        var p = projector(direct)
         let width = outputs.width
-        var cells = Row(repeating: .null, count: items.count)
         var current = row  // the general items' row: the input with the outputs placed
         // Rows going straight into the result: how many is known now (SKIP and LIMIT applied).
         if state.collector != nil, state.groups == nil {
             let rows = Swift.max(0, outputs.count - (state.progress[index].skip ?? 0))
             state.collector!.reserve(rows: Swift.min(rows, state.progress[index].limit ?? Int.max))
         }
-        // The input items are evaluated with the first row projected, in their place among the
-        // items, as the general path evaluates them (no rows, no evaluation, no error).
-        var first = true
         for r in 0..<outputs.count {
             try watchdog.tick()
-            if let remaining = state.progress[index].skip, remaining > 0 {
-                state.progress[index].skip = remaining - 1
-                continue
-            }
-            var going = true
-            if let remaining = state.progress[index].limit {
-                state.progress[index].limit = remaining - 1
-                going = remaining > 1
-            }
-            if direct.needsRow {
+            if direct.needsRow, direct.isDistinct || (state.progress[index].skip ?? 0) == 0 {
                 call.place(outputs, row: r, into: &current)
             }
-            for i in items.indices {
-                switch items[i] {
-                case .input(let expression): if first { cells[i] = try evaluate(expression, row) }
-                case .general(let expression): cells[i] = try evaluate(expression, current)
-                case .column(let c): cells[i] = c < width ? outputs[r, c] : .null
-                case .property(let c, let key):
-                    let value = c < width ? outputs[r, c] : .null
-                    if case .node(let node) = value {
-                        cells[i] = keys[i].map { id in RuntimeValue(property(id, of: node)) } ?? .null
-                    } else {
-                        cells[i] = try property(key, of: value)
-                    }
-                }
-            }
-            first = false
-            // The end of the stretch: into the result, an aggregation or the stretch's output.
-            guard try push(cells, index + 1, index + 1, &state, &output) else { return false }
-            if !going { return false }
+            guard try project(&p, input: row, general: current, column: { c in c < width ? outputs[r, c] : .null },
+                              projection: index, &state, &output) else { return false }
         }
         return true
     }

@@ -32,8 +32,8 @@ extension ExecutionContext {
                 // A few rows (a pair's mutual friends): comparing them costs less than hashing.
                 for entry in projected where !kept.contains(where: { $0.output == entry.output }) { kept.append(entry) }
             } else {
-                var seen: Set<Row> = []
-                for entry in projected where seen.insert(entry.output).inserted {
+                var seen = DistinctRows()
+                for entry in projected where seen.insert(entry.output) {
                     try watchdog.tick()
                     kept.append(entry)
                 }
