@@ -239,7 +239,12 @@ import GraphStore
         for output in ["relation", "requestSent", "requestReceived", "blockedByViewer", "blocksViewer"] {
             #expect(documented.contains("\(output) AS `graphd \(output)`") && documented.contains("`graphd \(output)` AS \(output)"))
         }
-        #expect(!documented.contains("FRIEND_REQUEST") && !documented.contains("BLOCKED") && !documented.contains("CASE"))
+        #expect(!documented.contains("FRIEND_REQUEST") && !documented.contains("BLOCKED") && !documented.contains("'SELF'"))
+        // Its ORDER BY i is the kernel's order: dropped, the viewers collected into one call
+        // whose rows come by i. Any other order keeps the sort and a call per viewer.
+        #expect(!documented.contains("ORDER BY") && documented.contains("collect(`v`) AS `graphd viewers`"))
+        let byMutual = try #require(rewritten(Self.plainLabels.replacingOccurrences(of: "ORDER BY i", with: "ORDER BY mutual, i")))
+        #expect(byMutual.contains("ORDER BY mutual, i") && !byMutual.contains("collect("))
         // exists(…) spellings, other aliases and order, DISTINCT, one column left as written.
         let spelled = Self.plainLabels
             .replacingOccurrences(of: "(v)-[:FRIEND]-(x) THEN", with: "exists((v)-[:FRIEND]-(x)) THEN")
@@ -296,6 +301,9 @@ import GraphStore
         let positions = try engine.execute("CALL social.relationships(0, [999, 1, null, 2]) YIELD user, position RETURN user.id, position",
                                            on: store).rows
         #expect(positions == [[.integer(1), .integer(1)], [.integer(2), .integer(3)]])
+        let viewers = try engine.execute("CALL social.relationships(0, [999, 1, 2]) YIELD viewer, user RETURN viewer.id, user.id",
+                                         on: store).rows
+        #expect(viewers == [[.integer(0), .integer(1)], [.integer(0), .integer(2)]])
     }
 
     /// The invitation feed exactly as docs/social.md gives it, with `event.id` for the node.

@@ -64,6 +64,9 @@ struct QueryTemplate: Sendable {
         var names: [String: String] = [:]
         var slots: [String: String] = [:]
         var columns: [TemplateColumn] = []
+        /// The query's ORDER BY was the kernel's order and is dropped: the replacement must
+        /// yield its rows in that order.
+        var ordersAsKernel = false
 
         /// The query's name of template variable `variable`, back-ticked.
         func name(_ variable: String) -> String {
@@ -228,12 +231,15 @@ enum SocialTemplates {
         }
     }
 
-    /// docs/social.md's relationship labels up to the grouping WITH. The viewer's MATCH stays
-    /// (one row per matching viewer, as before); `$users[i]` for every i of the range is
-    /// evaluated by the query itself, as the UNWIND and the seeks would evaluate it (the same
-    /// values, the same errors); the kernel then seeks each element's users and counts the
-    /// mutual friends with the viewer's friends marked once. The rows come by viewer, then i:
-    /// with several viewers sharing an id an `ORDER BY i` still has work to do, so it stays.
+    /// docs/social.md's relationship labels up to the grouping WITH. The viewer's MATCH stays;
+    /// `$users[i]` for every i of the range is evaluated by the query itself, as the UNWIND and
+    /// the seeks would evaluate it (the same values, the same errors); the kernel then seeks
+    /// each element's users and counts the mutual friends with the viewer's friends marked
+    /// once. Its rows come as the general plan's: by viewer (one call per viewer), then i. When
+    /// the RETURN orders by `i` alone, the viewers are collected into one call instead, whose
+    /// rows come by i, then viewer (the general rows sorted stably by i), and the sort goes
+    /// (the list is then evaluated only when some viewer matched: without one the UNWIND had no
+    /// row to run for).
     static let relationshipLabels = QueryTemplate("""
         MATCH (v:User {id: $viewer})
         UNWIND range(0, size($users) - 1) AS i
@@ -241,13 +247,20 @@ enum SocialTemplates {
         OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x
         WITH i, v, x, count(DISTINCT m) AS mutual
         """,
-        variables: ["v", "i", "x", "m", "mutual"], order: nil, procedure: relationshipsProcedure,
+        variables: ["v", "i", "x", "m", "mutual"], order: "i", procedure: relationshipsProcedure,
         columns: relationshipLabelColumns) { m in
         let users = m.slots["users"] ?? "null"
+        let elements = "[`graphd i` IN range(0, size(\(users)) - 1) | \(users)[`graphd i`]]"
+        let yields = "position AS \(m.name("i")), user AS \(m.name("x")), mutual AS \(m.name("mutual"))\(m.columnYields)"
+        let seek = "MATCH (\(m.name("v")):User {id: \(m.slots["viewer"] ?? "null")})"
+        guard m.ordersAsKernel else {
+            return "\(seek)\nCALL \(relationshipsProcedure)(\(m.name("v")), \(elements))\nYIELD \(yields)"
+        }
         return """
-            MATCH (\(m.name("v")):User {id: \(m.slots["viewer"] ?? "null")})
-            CALL \(relationshipsProcedure)(\(m.name("v")), [`graphd i` IN range(0, size(\(users)) - 1) | \(users)[`graphd i`]])
-            YIELD position AS \(m.name("i")), user AS \(m.name("x")), mutual AS \(m.name("mutual"))\(m.columnYields)
+            \(seek)
+            WITH collect(\(m.name("v"))) AS `graphd viewers`
+            CALL \(relationshipsProcedure)(`graphd viewers`, CASE WHEN size(`graphd viewers`) = 0 THEN [] ELSE \(elements) END)
+            YIELD viewer AS \(m.name("v")), \(yields)
             """
     }
 
@@ -320,6 +333,7 @@ enum SocialTemplates {
                template.ordersAsKernel(tokens, at: order + 2, names: match.names) {
                 let keysEnd = tokens[order + 2 + (template.order?.count ?? 0)].location.offset
                 edits.append((tokens[order].location.offset..<keysEnd, ""))
+                match.ordersAsKernel = true
             }
             // The edits come in source order and do not overlap (the items, then ORDER BY).
             var rest = ""

@@ -138,8 +138,9 @@ struct SocialMutualFriendsProcedure: Procedure {
 }
 
 /// `CALL social.relationships(viewer, users) YIELD user, relation, mutual, requestSent,
-/// requestReceived, blockedByViewer, blocksViewer, position`: one row per element of `users`
-/// that names a user, in order; `position` is the element's index in `users`.
+/// requestReceived, blockedByViewer, blocksViewer, position, viewer`: one row per element of
+/// `users` that names a user, in order; `position` is the element's index in `users`, `viewer`
+/// the viewer's node.
 struct SocialRelationshipsProcedure: Procedure {
     let shared: SocialProcedureShared
     static let name = "social.relationships"
@@ -147,12 +148,13 @@ struct SocialRelationshipsProcedure: Procedure {
         .init(name: Self.name, arguments: [.init("viewer", .any), .init("users", .list)],
               outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer),
                         .init("requestSent", .boolean), .init("requestReceived", .boolean),
-                        .init("blockedByViewer", .boolean), .init("blocksViewer", .boolean), .init("position", .integer)])
+                        .init("blockedByViewer", .boolean), .init("blocksViewer", .boolean), .init("position", .integer),
+                        .init("viewer", .node)])
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         if arguments.count > 2, case .bool(true) = arguments[2] {
-            return patternRows(viewer: arguments[0], elements: arguments[1], graph: graph, context: &context)
+            return patternRows(viewers: arguments[0], elements: arguments[1], graph: graph, context: &context)
         }
         let name = Self.name
         let schema = context.socialSchema(graph, names: shared.names)
@@ -170,57 +172,73 @@ struct SocialRelationshipsProcedure: Procedure {
         guard let viewer else { return [] }
         let g = graph
         let relations = shared.pool.withScratch { scratch in g.relations(of: viewer, to: users, schema: schema, scratch: &scratch) }
-        var rows = ProcedureRows(width: 8, capacity: relations.count)
+        var rows = ProcedureRows(width: 9, capacity: relations.count)
         for (r, position) in zip(relations, positions) {
             rows.append(row: [.node(r.user), r.kind.runtimeValue, .integer(Int64(r.mutualFriends)), .bool(r.requestSent),
                               .bool(r.requestReceived), .bool(r.blockedByViewer), .bool(r.blocksViewer),
-                              .integer(Int64(position))])
+                              .integer(Int64(position)), .node(viewer)])
         }
         return rows
     }
 
-    /// The rows of docs/social.md's plain relationship-label query up to its grouping WITH, for
-    /// the planner's rewrite of it (Planner/SocialTemplates.swift, which passes a third
-    /// argument, `true`): `viewer` is a node the query's first MATCH bound, `elements` the
-    /// values `$users[i]` takes for each i of `range(0, size($users) - 1)`, evaluated by the
-    /// query itself. Per element, in order, each `:User` whose `id` equals it, as the MATCH's
-    /// seek finds them, with `position` holding the element's index and `mutual` the number of
-    /// distinct `m` of `OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x`: 0 for the
-    /// viewer itself, a FRIEND self-loop of either end counted as the pattern counts it. The
-    /// label and the flags are the documented RETURN's expressions over those rows: `SELF`
-    /// when x is v, `FRIEND` when a FRIEND joins them either way, `CONNECTION` when the count
-    /// is above 0, else `NONE`; each flag false for the viewer itself, else whether the
-    /// FRIEND_REQUEST or BLOCKED relationship exists that way. The names are the template's
-    /// (graphd's standard ones), whatever the registry was given.
-    func patternRows(viewer: RuntimeValue, elements: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
-        guard case .node(let v) = viewer, case .list(let elements) = elements else { return [] }
+    /// The rows of docs/social.md's plain relationship-label query up to its grouping WITH, in
+    /// the order of its `ORDER BY i`, for the planner's rewrite of it (Planner/SocialTemplates.swift,
+    /// which passes a third argument, `true`): `viewers` is a node the query's first MATCH
+    /// bound, or the list of all of them in its order, `elements` the values `$users[i]` takes for each i of
+    /// `range(0, size($users) - 1)`, evaluated by the query itself. Per element, in order, then
+    /// per viewer, in order (the general plan's rows, sorted stably by i): each `:User` whose
+    /// `id` equals the element, as the MATCH's seek finds them, with `position` holding the
+    /// element's index, `viewer` the viewer and `mutual` the number of distinct `m` of
+    /// `OPTIONAL MATCH (v)-[:FRIEND]-(m)-[:FRIEND]-(x) WHERE v <> x`: 0 for the viewer itself,
+    /// a FRIEND self-loop of either end counted as the pattern counts it. The label and the
+    /// flags are the documented RETURN's expressions over those rows: `SELF` when x is v,
+    /// `FRIEND` when a FRIEND joins them either way, `CONNECTION` when the count is above 0,
+    /// else `NONE`; each flag false for the viewer itself, else whether the FRIEND_REQUEST or
+    /// BLOCKED relationship exists that way. The names are the template's (graphd's standard
+    /// ones), whatever the registry was given.
+    func patternRows(viewers: RuntimeValue, elements: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
+        guard case .list(let elements) = elements else { return [] }
+        let viewers: [NodeID] = switch viewers {
+        case .node(let v): [v]
+        case .list(let values): values.compactMap { value -> NodeID? in if case .node(let v) = value { v } else { nil } }
+        default: []
+        }
+        guard !viewers.isEmpty else { return [] }
         let schema = context.socialSchema(graph, names: .standard)
         guard let user = schema.user, let id = schema.id else { return [] }
         let unique = graph.isUniquelyIndexed(label: user, key: id)
-        let kept = KeptFriends(v, of: graph, schema: schema, scratch: shared.pool.checkOut())
-        var rows = ProcedureRows(width: 8, capacity: elements.count)
+        // Each viewer's friends, kept once for every element (one scratch each: viewers sharing
+        // an id are rare, and each keeps its own marks).
+        var kept = viewers.map { KeptFriends($0, of: graph, schema: schema, scratch: shared.pool.checkOut()) }
+        var rows = ProcedureRows(width: 9, capacity: elements.count * viewers.count)
+        var users: [NodeID] = []
         for (i, element) in elements.enumerated() {
             // The seek's rules (PatternMatcher's propertySeek): null equals nothing, and an
             // element that cannot be stored (a node, a map) is no property's value.
             guard !element.isNull, let stored = element.storable else { continue }
-            func row(_ x: NodeID) {
-                let mutual = SocialMutualFriendsProcedure.patternCount(v, x, kept: kept, graph: graph, schema: schema)
-                let other = x != v
-                let kind: SocialRelationKind = !other ? .self : kept.contains(x) ? .friend : mutual > 0 ? .connection : .none
-                func flag(_ type: RelationshipTypeID?, _ a: NodeID, _ b: NodeID) -> RuntimeValue {
-                    .bool(other && graph.hasRelationship(type, from: a, to: b))
-                }
-                rows.append(row: [.node(x), kind.runtimeValue, .integer(Int64(mutual)),
-                                  flag(schema.friendRequest, v, x), flag(schema.friendRequest, x, v),
-                                  flag(schema.blocked, v, x), flag(schema.blocked, x, v), .integer(Int64(i))])
-            }
+            users.removeAll(keepingCapacity: true)
             if unique {
-                if let x = graph.firstNodeID(withLabel: user, key: id, equalTo: stored) { row(x) }
+                if let x = graph.firstNodeID(withLabel: user, key: id, equalTo: stored) { users.append(x) }
             } else {
-                for x in graph.nodeIDs(withLabel: user, key: id, equalTo: stored) { row(x) }
+                users.append(contentsOf: graph.nodeIDs(withLabel: user, key: id, equalTo: stored))
+            }
+            for kept in kept {
+                let v = kept.user
+                for x in users {
+                    let mutual = SocialMutualFriendsProcedure.patternCount(v, x, kept: kept, graph: graph, schema: schema)
+                    let other = x != v
+                    let kind: SocialRelationKind = !other ? .self : kept.contains(x) ? .friend : mutual > 0 ? .connection : .none
+                    func flag(_ type: RelationshipTypeID?, _ a: NodeID, _ b: NodeID) -> RuntimeValue {
+                        .bool(other && graph.hasRelationship(type, from: a, to: b))
+                    }
+                    rows.append(row: [.node(x), kind.runtimeValue, .integer(Int64(mutual)),
+                                      flag(schema.friendRequest, v, x), flag(schema.friendRequest, x, v),
+                                      flag(schema.blocked, v, x), flag(schema.blocked, x, v), .integer(Int64(i)), .node(v)])
+                }
             }
         }
-        shared.pool.checkIn(kept.releaseScratch())
+        // Moved out of the array, not copied: a pooled scratch must not share its buffers.
+        while let last = kept.popLast() { shared.pool.checkIn(last.releaseScratch()) }
         return rows
     }
 }
