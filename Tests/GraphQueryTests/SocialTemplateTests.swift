@@ -83,6 +83,15 @@ import GraphStore
             }
         }
         #expect(nonEmpty >= 10, "the data must give audiences")
+        // The documented label is the kernel's column, not evaluated per row, renamed or not;
+        // `isFriend` itself still comes for the ORDER BY and anything else that reads it.
+        for text in [Self.plainAudience, renamed] {
+            let rewritten = try #require(SocialTemplates.rewrite(text, finalProjectionIsPlain: true)?.text)
+            #expect(!rewritten.contains("CASE") && rewritten.contains("relation AS `graphd relation`"), "\(rewritten)")
+        }
+        let wordy = Self.plainAudience.replacingOccurrences(of: "ELSE 'CONNECTION' END", with: "ELSE 'OTHER' END")
+        #expect(try #require(SocialTemplates.rewrite(wordy, finalProjectionIsPlain: true)?.text).contains("ELSE 'OTHER' END"))
+        #expect(try rows(engine, store, wordy, 100) == (try rows(engine, store, Self.general(wordy), 100)))
         // With one host, no self-loops and one event: the procedure's own rows.
         let procedure = try rows(engine, store, "CALL social.invitableAudience(101, {}) YIELD user, relation, mutual RETURN user.id, relation, mutual", 0)
         let (plainStore, plainEngine) = try SocialProcedureTests.socialStore()

@@ -243,14 +243,14 @@ struct SocialRelationshipsProcedure: Procedure {
     }
 }
 
-/// `CALL social.invitableAudience(event, {hops: 1|2, limit}) YIELD user, relation, mutual`.
+/// `CALL social.invitableAudience(event, {hops: 1|2, limit}) YIELD user, relation, mutual, isFriend`.
 struct SocialInvitableAudienceProcedure: Procedure {
     let shared: SocialProcedureShared
     static let name = "social.invitableAudience"
     static let allowedOptions: Set<String> = ["hops", "limit"]
     var signature: ProcedureSignature {
         .init(name: Self.name, arguments: [.init("event", .any), .init("options", .any)],
-              outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer)])
+              outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer), .init("isFriend", .boolean)])
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
@@ -263,8 +263,10 @@ struct SocialInvitableAudienceProcedure: Procedure {
         let members = shared.pool.withScratch { scratch in
             g.invitableAudience(of: event, schema: schema, options: options, scratch: &scratch)
         }
-        var rows = ProcedureRows(width: 3, capacity: members.count)
-        for member in members { rows.append(.node(member.node), member.kind.runtimeValue, .integer(Int64(member.mutualFriends))) }
+        var rows = ProcedureRows(width: 4, capacity: members.count)
+        for member in members {
+            rows.append(row: [.node(member.node), member.kind.runtimeValue, .integer(Int64(member.mutualFriends)), .bool(member.kind == .friend)])
+        }
         return rows
     }
 
@@ -310,8 +312,8 @@ struct SocialInvitableAudienceProcedure: Procedure {
 
     /// The rows of docs/social.md's plain audience query, for the planner's rewrite of it
     /// (Planner/SocialTemplates.swift, which passes a third argument, `true`): `pairs` is the
-    /// list of distinct `[event, host]` the query's first MATCH found; `relation` is the
-    /// Boolean `isFriend`. Where the pattern and the kernel differ, the pattern wins: a FRIEND
+    /// list of distinct `[event, host]` the query's first MATCH found; `isFriend` is the query's
+    /// `isFriend` and `relation` its `CASE WHEN isFriend THEN 'FRIEND' ELSE 'CONNECTION' END`. Where the pattern and the kernel differ, the pattern wins: a FRIEND
     /// self-loop makes the host (or a friend) one of the host's own friends, so it counts as a
     /// mutual friend of every friend (of itself); and with several pairs the rows of all of
     /// them are merged in the query's order.
@@ -338,8 +340,12 @@ struct SocialInvitableAudienceProcedure: Procedure {
                 return a.mutualFriends != b.mutualFriends ? a.mutualFriends > b.mutualFriends : a.node < b.node
             }
         }
-        var rows = ProcedureRows(width: 3, capacity: members.count)
-        for member in members { rows.append(.node(member.node), .bool(member.kind == .friend), .integer(Int64(member.mutualFriends))) }
+        var rows = ProcedureRows(width: 4, capacity: members.count)
+        for member in members {
+            let isFriend = member.kind == .friend
+            rows.append(row: [.node(member.node), .string(isFriend ? "FRIEND" : "CONNECTION"), .integer(Int64(member.mutualFriends)),
+                              .bool(isFriend)])
+        }
         return rows
     }
 }
