@@ -371,6 +371,13 @@ import GraphStore
             }
         }
         #expect(compared == 40 && nonEmpty >= 16, "\(compared) \(nonEmpty)")
+        // The documented ORDER BY is the collected call's order, and the host's label its column;
+        // without the ORDER BY, a call per user in the plan's order.
+        let documented = try #require(SocialTemplates.rewrite(Self.plainFeed, finalProjectionIsPlain: true))
+        #expect(documented.ordersAsKernel && !documented.text.contains("ORDER BY") && !documented.text.contains("'SELF'"))
+        #expect(documented.text.contains("collect(`u`) AS `graphd users`") && documented.text.contains("hostRelation AS `graphd hostRelation`"))
+        let plainOrder = try #require(SocialTemplates.rewrite(unordered, finalProjectionIsPlain: true))
+        #expect(!plainOrder.ordersAsKernel && !plainOrder.text.contains("collect("))
         // With one host per event and unique ids, the procedure's own rows.
         let (plainStore, plainEngine) = try SocialProcedureTests.socialStore()
         for user in [1, 3, 9] {

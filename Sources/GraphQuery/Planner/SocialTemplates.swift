@@ -290,6 +290,9 @@ enum SocialTemplates {
     /// docs/social.md's invitation feed up to its second grouping WITH. The user's MATCH stays
     /// as a seek (one row per matching user); the kernel walks the user's INVITED and ATTENDING
     /// lists, each event's hosts, and counts the mutual friends, in the general plan's order.
+    /// When the RETURN orders by `event.starts_at, id(event)` alone, the users are collected
+    /// into one call instead, whose rows come in that order (the planner passes a fourth
+    /// argument, `true`), and the sort goes.
     static let invitationFeed = QueryTemplate("""
         MATCH (u:User {id: $user})-[r:INVITED|ATTENDING]->(event:Event)
         WITH u, event, max(CASE type(r) WHEN 'ATTENDING' THEN 1 ELSE 0 END) = 1 AS attending
@@ -297,26 +300,43 @@ enum SocialTemplates {
         OPTIONAL MATCH (u)-[:FRIEND]-(m)-[:FRIEND]-(h) WHERE u <> h
         WITH u, event, attending, h, count(DISTINCT m) AS mutual
         """,
-        variables: ["u", "r", "event", "attending", "h", "m", "mutual"], order: nil, procedure: invitationsProcedure) { m in
-        """
-        MATCH (\(m.name("u")):User {id: \(m.slots["user"] ?? "null")})
-        CALL \(invitationsProcedure)(\(m.name("u")), null)
-        YIELD event AS \(m.name("event")), attending AS \(m.name("attending")), host AS \(m.name("h")), hostMutual AS \(m.name("mutual"))
-        """
+        variables: ["u", "r", "event", "attending", "h", "m", "mutual"], order: "event.starts_at, id(event)",
+        procedure: invitationsProcedure, columns: invitationFeedColumns) { m in
+        let seek = "MATCH (\(m.name("u")):User {id: \(m.slots["user"] ?? "null")})"
+        let yields = "event AS \(m.name("event")), attending AS \(m.name("attending")), host AS \(m.name("h")), hostMutual AS \(m.name("mutual"))\(m.columnYields)"
+        guard m.ordersAsKernel else { return "\(seek)\nCALL \(invitationsProcedure)(\(m.name("u")), null)\nYIELD \(yields)" }
+        return """
+            \(seek)
+            WITH collect(\(m.name("u"))) AS `graphd users`
+            CALL \(invitationsProcedure)(`graphd users`, null)
+            YIELD user AS \(m.name("u")), \(yields)
+            """
     }
+
+    /// The feed's documented host label, with its pattern bare or inside `exists(…)`: the
+    /// kernel yields it with the mutual count.
+    static let invitationFeedColumns: [QueryTemplate.TemplateColumn] = {
+        let label = { (pattern: String) in
+            "CASE WHEN h IS NULL THEN null WHEN h = u THEN 'SELF' WHEN \(pattern) THEN 'FRIEND' WHEN mutual > 0 THEN 'CONNECTION' ELSE 'NONE' END"
+        }
+        return [.init("hostRelation", spellings: [label("(u)-[:FRIEND]-(h)"), label("exists((u)-[:FRIEND]-(h))")])]
+    }()
 
     /// The plan of `body` through a template, or nil when none matches. `bound` is the query
     /// as written, already bound (so it is valid Cypher): its columns and parameters stay.
     static func plan(_ body: String, bound: BoundQuery, registry: ProcedureRegistry) -> LogicalPlan? {
         var plain = false
         if bound.unions.isEmpty, case .projection(let last)? = bound.clauses.last?.clause { plain = !last.isDistinct && !last.isAggregating }
-        guard let (text, template) = rewrite(body, finalProjectionIsPlain: plain),
+        guard let (text, template, ordersAsKernel) = rewrite(body, finalProjectionIsPlain: plain),
               let query = try? Parser.parse(text), var replacement = try? Binder.bind(query, registry: registry),
               replacement.columns == bound.columns else { return nil }
         // The replacement's call comes before the query's own clauses: the first one of the name.
         for k in replacement.clauses.indices {
             guard case .call(var call) = replacement.clauses[k].clause, call.name == template.procedure else { continue }
+            // A fourth: the query's ORDER BY was dropped, so the rows must come in its order
+            // (a kernel whose pattern rows come in another order reads it).
             call.arguments.append(.literal(.bool(true)))
+            if ordersAsKernel { call.arguments.append(.literal(.bool(true))) }
             replacement.clauses[k].clause = .call(call)
             break
         }
@@ -327,7 +347,7 @@ enum SocialTemplates {
     /// The body that replaces `body`, or nil when no template matches. `finalProjectionIsPlain`:
     /// the query's last projection neither deduplicates nor aggregates, so an ORDER BY equal to
     /// the kernel's order may be dropped (the rows already come in it).
-    static func rewrite(_ body: String, finalProjectionIsPlain: Bool) -> (text: String, template: QueryTemplate)? {
+    static func rewrite(_ body: String, finalProjectionIsPlain: Bool) -> (text: String, template: QueryTemplate, ordersAsKernel: Bool)? {
         guard let tokens = try? Lexer.tokenize(body) else { return nil }
         let source = Array(body.utf8)
         for template in templates {
@@ -350,7 +370,7 @@ enum SocialTemplates {
                 from = range.upperBound
             }
             rest += String(decoding: source[from...], as: UTF8.self)
-            return (template.replacement(match) + "\n" + rest, template)
+            return (template.replacement(match) + "\n" + rest, template, match.ordersAsKernel)
         }
         return nil
     }

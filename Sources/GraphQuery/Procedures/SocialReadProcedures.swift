@@ -350,7 +350,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
     }
 }
 
-/// `CALL social.invitations(user, {limit}) YIELD event, startsAt, attending, host, hostRelation, hostMutual`.
+/// `CALL social.invitations(user, {limit}) YIELD event, startsAt, attending, host, hostRelation, hostMutual, user`.
 struct SocialInvitationsProcedure: Procedure {
     let shared: SocialProcedureShared
     static let name = "social.invitations"
@@ -358,12 +358,13 @@ struct SocialInvitationsProcedure: Procedure {
     var signature: ProcedureSignature {
         .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any)],
               outputs: [.init("event", .node), .init("startsAt", .any), .init("attending", .boolean), .init("host", .node),
-                        .init("hostRelation", .string), .init("hostMutual", .integer)])
+                        .init("hostRelation", .string), .init("hostMutual", .integer), .init("user", .node)])
     }
 
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         if arguments.count > 2, case .bool(true) = arguments[2] {
-            return patternRows(user: arguments[0], graph: graph, context: &context)
+            let byStart: Bool = if arguments.count > 3, case .bool(true) = arguments[3] { true } else { false }
+            return patternRows(users: arguments[0], byStart: byStart, graph: graph, context: &context)
         }
         let name = Self.name
         let options = try shared.options(arguments[1], allowed: Self.allowedOptions, procedure: name)
@@ -372,66 +373,97 @@ struct SocialInvitationsProcedure: Procedure {
         guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
         let g = graph
         let feed = shared.pool.withScratch { scratch in g.invitations(of: user, schema: schema, limit: limit, scratch: &scratch) }
-        var rows = ProcedureRows(width: 6, capacity: feed.count)
+        var rows = ProcedureRows(width: 7, capacity: feed.count)
         for i in feed {
             rows.append(row: [.node(i.event), RuntimeValue(i.startsAt), .bool(i.attending), i.host.map { .node($0) } ?? .null,
                               i.hostRelation.map { $0.kind.runtimeValue } ?? .null,
-                              i.hostRelation.map { .integer(Int64($0.mutualFriends)) } ?? .null])
+                              i.hostRelation.map { .integer(Int64($0.mutualFriends)) } ?? .null, .node(user)])
         }
         return rows
     }
 
     /// The rows of docs/social.md's plain invitation feed up to its second grouping WITH, for
     /// the planner's rewrite of it (Planner/SocialTemplates.swift, which passes a third
-    /// argument, `true`): `user` is a node the query's first MATCH bound. Each `:Event` the
+    /// argument, `true`): `users` is a node the query's first MATCH bound, or the list of all
+    /// of them in its order, and `user` each row's; their rows come user by user. Each `:Event` the
     /// user has an INVITED or ATTENDING relationship to, in the order the MATCH's expansion
     /// first meets them (the INVITED list, then the ATTENDING one, each by node id), with
     /// `attending` true when one of them is ATTENDING; per event each distinct `:User` with a
     /// HOSTS relationship to it (by node id), or one row without a host, with `hostMutual` the
     /// number of distinct `m` of `OPTIONAL MATCH (u)-[:FRIEND]-(m)-[:FRIEND]-(h) WHERE u <> h`
     /// (0 without a host or for the user itself; a FRIEND self-loop of either end counted as
-    /// the pattern counts it). The names are the template's (graphd's standard ones).
-    func patternRows(user: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
-        guard case .node(let u) = user else { return [] }
+    /// the pattern counts it). `hostRelation` is the documented RETURN's label over those rows:
+    /// null without a host, `SELF` for the user, `FRIEND` when a FRIEND joins them either way,
+    /// `CONNECTION` when the count is above 0, else `NONE`. `byStart` (a fourth argument, when
+    /// the query's `ORDER BY event.starts_at, id(event)` was dropped): the same rows sorted
+    /// stably by the event's `starts_at` (as ORDER BY orders values), then its node id. The
+    /// names are the template's (graphd's standard ones).
+    func patternRows(users: RuntimeValue, byStart: Bool, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
+        let users: [NodeID] = switch users {
+        case .node(let u): [u]
+        case .list(let values): values.compactMap { value -> NodeID? in if case .node(let u) = value { u } else { nil } }
+        default: []
+        }
         let schema = context.socialSchema(graph, names: .standard)
         guard let eventLabel = schema.event else { return [] }
-        // Both lists are sorted by node id, a node with parallel relationships in a run: an
-        // event is in the other list by binary search, and a repeat is the entry before.
-        let invited = schema.invited.map { graph.adjacency(of: u, type: $0, direction: .outgoing) } ?? AdjacencyList()
-        let attends = schema.attending.map { graph.adjacency(of: u, type: $0, direction: .outgoing) } ?? AdjacencyList()
-        var events: [(event: NodeID, attending: Bool)] = []
-        for (k, event) in invited.enumerated() where (k == 0 || invited[k - 1] != event) && graph.node(event, hasLabel: eventLabel) {
-            events.append((event, attends.contains(neighbor: event)))
-        }
-        for (k, event) in attends.enumerated() where (k == 0 || attends[k - 1] != event) && !invited.contains(neighbor: event)
-            && graph.node(event, hasLabel: eventLabel) {
-            events.append((event, true))
-        }
-        var hosts: [[NodeID]] = []
-        var hostCount = 0
-        for (event, _) in events {
-            var distinct: [NodeID] = []
-            if let hostsType = schema.hosts, let userLabel = schema.user {
-                // Sorted by node id: a host with several HOSTS relationships comes in a run.
-                for h in graph.adjacency(of: event, type: hostsType, direction: .incoming)
-                where distinct.last != h && graph.node(h, hasLabel: userLabel) {
-                    distinct.append(h)
+        // Each user's rows in the general plan's order, an event's rows together (a group).
+        var rows = ProcedureRows(width: 7)
+        var groups: [(start: RuntimeValue, event: NodeID, user: Int, rows: Range<Int>)] = []
+        for (n, u) in users.enumerated() {
+            // Both lists are sorted by node id, a node with parallel relationships in a run: an
+            // event is in the other list by binary search, and a repeat is the entry before.
+            let invited = schema.invited.map { graph.adjacency(of: u, type: $0, direction: .outgoing) } ?? AdjacencyList()
+            let attends = schema.attending.map { graph.adjacency(of: u, type: $0, direction: .outgoing) } ?? AdjacencyList()
+            var events: [(event: NodeID, attending: Bool)] = []
+            for (k, event) in invited.enumerated() where (k == 0 || invited[k - 1] != event) && graph.node(event, hasLabel: eventLabel) {
+                events.append((event, attends.contains(neighbor: event)))
+            }
+            for (k, event) in attends.enumerated() where (k == 0 || attends[k - 1] != event) && !invited.contains(neighbor: event)
+                && graph.node(event, hasLabel: eventLabel) {
+                events.append((event, true))
+            }
+            var hosts: [[NodeID]] = []
+            var hostCount = 0
+            for (event, _) in events {
+                var distinct: [NodeID] = []
+                if let hostsType = schema.hosts, let userLabel = schema.user {
+                    // Sorted by node id: a host with several HOSTS relationships comes in a run.
+                    for h in graph.adjacency(of: event, type: hostsType, direction: .incoming)
+                    where distinct.last != h && graph.node(h, hasLabel: userLabel) {
+                        distinct.append(h)
+                    }
                 }
+                hostCount += distinct.count
+                hosts.append(distinct)
             }
-            hostCount += distinct.count
-            hosts.append(distinct)
-        }
-        // Marking the user's friends pays off from the second host on.
-        var kept = hostCount > 1 ? KeptFriends(u, of: graph, schema: schema, scratch: shared.pool.checkOut()) : nil
-        defer { if let scratch = kept.take()?.releaseScratch() { shared.pool.checkIn(scratch) } }
-        var rows = ProcedureRows(width: 6, capacity: max(events.count, hostCount))
-        for (k, (event, attending)) in events.enumerated() {
-            if hosts[k].isEmpty { rows.append(row: [.node(event), .null, .bool(attending), .null, .null, .integer(0)]) }
-            for h in hosts[k] {
-                let mutual = SocialMutualFriendsProcedure.patternCount(u, h, kept: kept, graph: graph, schema: schema)
-                rows.append(row: [.node(event), .null, .bool(attending), .node(h), .null, .integer(Int64(mutual))])
+            // Marking the user's friends pays off from the second host on.
+            var kept = hostCount > 1 ? KeptFriends(u, of: graph, schema: schema, scratch: shared.pool.checkOut()) : nil
+            for (k, (event, attending)) in events.enumerated() {
+                let first = rows.count
+                if hosts[k].isEmpty { rows.append(row: [.node(event), .null, .bool(attending), .null, .null, .integer(0), .node(u)]) }
+                for h in hosts[k] {
+                    let mutual = SocialMutualFriendsProcedure.patternCount(u, h, kept: kept, graph: graph, schema: schema)
+                    let friends = kept.map { $0.contains(h) } ?? graph.areFriends(u, h, schema: schema)
+                    let kind: SocialRelationKind = h == u ? .self : friends ? .friend : mutual > 0 ? .connection : .none
+                    rows.append(row: [.node(event), .null, .bool(attending), .node(h), kind.runtimeValue, .integer(Int64(mutual)), .node(u)])
+                }
+                let start = byStart ? schema.startsAt.map { RuntimeValue(graph.property($0, of: event)) } ?? .null : .null
+                groups.append((start, event, n, first..<rows.count))
             }
+            if let scratch = kept.take()?.releaseScratch() { shared.pool.checkIn(scratch) }
         }
-        return rows
+        guard byStart else { return rows }
+        // ORDER BY event.starts_at, id(event), stably: rows of one event (several users) in
+        // user order, each user's in the order they came.
+        groups.sort { a, b in
+            let c = RuntimeValue.order(a.start, b.start)
+            if c != 0 { return c < 0 }
+            return a.event != b.event ? a.event < b.event : a.user < b.user
+        }
+        var sorted = ProcedureRows(width: 7, capacity: rows.count)
+        for group in groups {
+            for r in group.rows { sorted.append(row: (0..<7).map { rows[r, $0] }) }
+        }
+        return sorted
     }
 }
