@@ -161,7 +161,17 @@ public struct ProcedureRows: Sendable, ExpressibleByArrayLiteral {
         count += 1
     }
 
-    /// A row of up to `width` values; missing ones are null.
+    public mutating func append(_ a: RuntimeValue, _ b: RuntimeValue, _ c: RuntimeValue, _ d: RuntimeValue) {
+        precondition(width == 4, "ProcedureRows: a row of 4 values in rows of \(width)")
+        values.append(a)
+        values.append(b)
+        values.append(c)
+        values.append(d)
+        count += 1
+    }
+
+    /// A row of up to `width` values; missing ones are null. (An array per row: a procedure
+    /// answering thousands of rows appends them value by value above.)
     public mutating func append(row: [RuntimeValue]) {
         precondition(row.count <= width, "ProcedureRows: a row of \(row.count) values in rows of \(width)")
         values.append(contentsOf: row)

@@ -265,7 +265,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
         }
         var rows = ProcedureRows(width: 4, capacity: members.count)
         for member in members {
-            rows.append(row: [.node(member.node), member.kind.runtimeValue, .integer(Int64(member.mutualFriends)), .bool(member.kind == .friend)])
+            rows.append(.node(member.node), member.kind.runtimeValue, .integer(Int64(member.mutualFriends)), .bool(member.kind == .friend))
         }
         return rows
     }
@@ -343,8 +343,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
         var rows = ProcedureRows(width: 4, capacity: members.count)
         for member in members {
             let isFriend = member.kind == .friend
-            rows.append(row: [.node(member.node), .string(isFriend ? "FRIEND" : "CONNECTION"), .integer(Int64(member.mutualFriends)),
-                              .bool(isFriend)])
+            rows.append(.node(member.node), .string(isFriend ? "FRIEND" : "CONNECTION"), .integer(Int64(member.mutualFriends)), .bool(isFriend))
         }
         return rows
     }
