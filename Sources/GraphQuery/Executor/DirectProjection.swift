@@ -79,8 +79,14 @@ struct DirectProjector {
 }
 
 extension ExecutionContext {
-    /// A projector for `direct` (the ids of its property keys: none is created during a read).
-    func projector(_ direct: DirectProjection) -> DirectProjector {
+    /// The projector of projection `index` for a new input row: the stream's, taken out of its
+    /// state (so that its buffers stay uniquely referenced; `keep` puts it back), or a new one
+    /// (the ids of its property keys resolved now: none is created during a read).
+    func projector(_ direct: DirectProjection, projection index: Int, _ state: inout StreamState) -> DirectProjector {
+        if var p = state.progress[index].projector.take() {
+            p.first = true
+            return p
+        }
         var keys = [PropertyKeyID?](repeating: nil, count: direct.items.count)
         for i in direct.items.indices {
             if case .property(_, let key) = direct.items[i] { keys[i] = propertyKeyID(key) }
@@ -143,7 +149,11 @@ extension ExecutionContext {
                                 introduced: [Int], _ row: inout Row, _ direct: DirectProjection,
                                 projection index: Int, _ state: inout StreamState,
                                 _ output: inout [Row]) throws(QueryError) -> Bool {
-        var p = projector(direct)
+        // Taken from the stream at the first match (most input rows of a MATCH after an UNWIND
+        // may find nothing), read from the match's box, not captured (see below); held in an
+        // optional so that it goes back by a swap: a copy retained and released its buffers.
+        var p: DirectProjector?
+        defer { if p != nil { swap(&p, &state.progress[index].projector) } }
         var matched = false
         // As in runStep: the closures capture `self` unowned(unsafe) and nothing else by value
         // (a captured reference is retained and released at every level of the match, per row).
@@ -153,17 +163,20 @@ extension ExecutionContext {
             going = try match(operators, 0, &row) { [unowned(unsafe) self] (found: Row) throws(QueryError) -> Bool in
                 if try evaluate(predicate, found) != .bool(true) { return true }
                 matched = true
-                return try project(&p, input: found, general: found, column: { found[$0] }, projection: index, &state, &output)
+                if p == nil { p = projector(state.steps[index - 1].directProjection!, projection: index, &state) }
+                return try project(&p!, input: found, general: found, column: { found[$0] }, projection: index, &state, &output)
             }
         } else {
             going = try match(operators, 0, &row) { [unowned(unsafe) self] (found: Row) throws(QueryError) -> Bool in
                 matched = true
-                return try project(&p, input: found, general: found, column: { found[$0] }, projection: index, &state, &output)
+                if p == nil { p = projector(state.steps[index - 1].directProjection!, projection: index, &state) }
+                return try project(&p!, input: found, general: found, column: { found[$0] }, projection: index, &state, &output)
             }
         }
         if going, !matched, isOptional {
             for slot in introduced { row[slot] = .null }
-            return try project(&p, input: row, general: row, column: { row[$0] }, projection: index, &state, &output)
+            if p == nil { p = projector(direct, projection: index, &state) }
+            return try project(&p!, input: row, general: row, column: { row[$0] }, projection: index, &state, &output)
         }
         return going
     }

@@ -259,6 +259,9 @@ struct StepProgress {
     /// A streamed projection's row buffer, reused from row to row while nothing downstream
     /// keeps the row (the result collector copies it out).
     var projected: Row = []
+    /// A direct projection's state, kept from one input row to the next (a MATCH after an
+    /// UNWIND runs once per element: making it afresh cost two allocations each time).
+    var projector: DirectProjector?
 }
 
 /// One plan step, boxed for the row-at-a-time dispatch (StreamState.steps).

@@ -133,7 +133,8 @@ extension ExecutionContext {
     func callThroughProjection(_ call: BoundCall, _ row: Row, _ direct: DirectProjection, projection index: Int,
                                _ state: inout StreamState, _ output: inout [Row]) throws(QueryError) -> Bool {
         let outputs = try readOnlyOutputs(call, row)
-        var p = projector(direct)
+        var p: DirectProjector? = projector(direct, projection: index, &state)
+        defer { swap(&p, &state.progress[index].projector) }
         let width = outputs.width
         var current = row  // the general items' row: the input with the outputs placed
         // Rows going straight into the result: how many is known now (SKIP and LIMIT applied).
@@ -146,7 +147,7 @@ extension ExecutionContext {
             if direct.needsRow, direct.isDistinct || (state.progress[index].skip ?? 0) == 0 {
                 call.place(outputs, row: r, into: &current)
             }
-            guard try project(&p, input: row, general: current, column: { c in c < width ? outputs[r, c] : .null },
+            guard try project(&p!, input: row, general: current, column: { c in c < width ? outputs[r, c] : .null },
                               projection: index, &state, &output) else { return false }
         }
         return true
