@@ -123,19 +123,7 @@ extension ExecutionContext {
             }
         }
         p.first = false
-        if distinct {
-            guard state.seen[index].insert(p.cells) else { return true }
-            try watchdog.charge(Watchdog.size(of: p.cells))
-            if let remaining = state.progress[index].skip, remaining > 0 {
-                state.progress[index].skip = remaining - 1
-                return true
-            }
-        }
-        var going = true
-        if let remaining = state.progress[index].limit {
-            state.progress[index].limit = remaining - 1
-            going = remaining > 1
-        }
+        guard let going = try pass(p.cells, projection: index, distinct: distinct, &state) else { return true }
         // The end of the stretch: into the result, an aggregation or the stretch's output.
         guard try push(p.cells, index + 1, index + 1, &state, &output) else { return false }
         return going

@@ -312,6 +312,28 @@ final class StepBox: Sendable {
 }
 
 extension ExecutionContext {
+    /// What streamed projection `index` does with a row it has projected (its streamed and its
+    /// direct form alike): under DISTINCT a row seen before goes no further, and SKIP counts the
+    /// new ones (without DISTINCT it counted the rows before they were projected); then LIMIT.
+    /// Nil when the row goes no further, else whether rows may follow it.
+    @inline(__always)
+    func pass(_ row: Row, projection index: Int, distinct: Bool, _ state: inout StreamState) throws(QueryError) -> Bool? {
+        if distinct {
+            guard state.seen[index].insert(row) else { return nil }
+            try watchdog.charge(Watchdog.size(of: row))
+            if let remaining = state.progress[index].skip, remaining > 0 {
+                state.progress[index].skip = remaining - 1
+                return nil
+            }
+        }
+        var going = true
+        if let remaining = state.progress[index].limit {
+            state.progress[index].limit = remaining - 1
+            going = remaining > 1
+        }
+        return going
+    }
+
     /// Pushes each input row through `steps` (none of them a breaker) and collects what comes
     /// out, or folds it into `groups` when an aggregation follows (and returns no rows).
     func stream(_ input: [Row], _ plan: LogicalPlan, _ steps: Range<Int>,
@@ -496,19 +518,7 @@ extension ExecutionContext {
             defer { swap(&projected, &state.progress[index].projected) }
             if projected.count != items.count { projected = Row(repeating: .null, count: items.count) }
             for i in items.indices { projected[i] = try evaluate(items[i], row) }
-            if distinct {
-                guard state.seen[index].insert(projected) else { return true }
-                try watchdog.charge(Watchdog.size(of: projected))
-                if let remaining = state.progress[index].skip, remaining > 0 {
-                    state.progress[index].skip = remaining - 1
-                    return true
-                }
-            }
-            var going = true
-            if let remaining = state.progress[index].limit {
-                state.progress[index].limit = remaining - 1
-                going = remaining > 1
-            }
+            guard let going = try pass(projected, projection: index, distinct: distinct, &state) else { return true }
             if let predicate = box.projectionPredicate, try evaluate(predicate, projected) != .bool(true) { return going }
             return try forward(projected, index, end, &state, &output) && going
         case .create, .set, .remove, .delete, .merge, .schema:
