@@ -89,6 +89,13 @@ import GraphStore
             let rewritten = try #require(SocialTemplates.rewrite(text, finalProjectionIsPlain: true)?.text)
             #expect(!rewritten.contains("CASE") && rewritten.contains("relation AS `graphd relation`"), "\(rewritten)")
         }
+        // An item aliased to `mutual` makes the ORDER BY sort by it: kept.
+        let aliased = Self.plainAudience.replacingOccurrences(of: "RETURN c.id,", with: "RETURN c.id, 0 - c.id AS mutual,")
+            .replacingOccurrences(of: "AS relation, mutual", with: "AS relation")
+        #expect(try #require(SocialTemplates.rewrite(aliased, finalProjectionIsPlain: true)?.text).contains("ORDER BY isFriend DESC, mutual DESC"))
+        for event in [100, 101] {
+            #expect(try rows(engine, store, aliased, event) == (try rows(engine, store, Self.general(aliased), event)))
+        }
         let wordy = Self.plainAudience.replacingOccurrences(of: "ELSE 'CONNECTION' END", with: "ELSE 'OTHER' END")
         #expect(try #require(SocialTemplates.rewrite(wordy, finalProjectionIsPlain: true)?.text).contains("ELSE 'OTHER' END"))
         #expect(try rows(engine, store, wordy, 100) == (try rows(engine, store, Self.general(wordy), 100)))
@@ -254,6 +261,15 @@ import GraphStore
         #expect(!documented.contains("ORDER BY") && documented.contains("collect(`v`) AS `graphd viewers`"))
         let byMutual = try #require(rewritten(Self.plainLabels.replacingOccurrences(of: "ORDER BY i", with: "ORDER BY mutual, i")))
         #expect(byMutual.contains("ORDER BY mutual, i") && !byMutual.contains("collect("))
+        // An item aliased to `i` makes `ORDER BY i` sort by the item: kept, with a call per viewer.
+        let aliased = Self.plainLabels.replacingOccurrences(of: "RETURN x.id AS user,", with: "RETURN x.id AS user, 0 - x.id AS i,")
+        let aliasedText = try #require(rewritten(aliased))
+        #expect(aliasedText.contains("ORDER BY i") && !aliasedText.contains("collect("))
+        for viewer in [0, 1, 39] {
+            let p: [String: Value] = ["viewer": .integer(Int64(viewer)), "users": .list([1, 2, 3, 0, 39, 5, 7].map { .integer($0) })]
+            let general = aliased.replacingOccurrences(of: "WHERE v <> x", with: "WHERE v <> x AND m = m")
+            #expect(try engine.execute(aliased, on: store, parameters: p).rows == (try engine.execute(general, on: store, parameters: p).rows))
+        }
         // exists(…) spellings, other aliases and order, DISTINCT, one column left as written.
         let spelled = Self.plainLabels
             .replacingOccurrences(of: "(v)-[:FRIEND]-(x) THEN", with: "exists((v)-[:FRIEND]-(x)) THEN")

@@ -68,8 +68,9 @@ struct DirectProjection: Sendable {
     }
 }
 
-/// A direct projection at work for one input row: its property keys resolved to ids once, and
-/// the cells of the row being projected, reused from row to row.
+/// A direct projection at work in one stream: its property keys resolved to ids once, and the
+/// cells of the row being projected, reused from row to row and from one input row to the next
+/// (StepProgress.projector holds it between them).
 struct DirectProjector {
     let direct: DirectProjection
     let keys: [PropertyKeyID?]
@@ -80,8 +81,8 @@ struct DirectProjector {
 
 extension ExecutionContext {
     /// The projector of projection `index` for a new input row: the stream's, taken out of its
-    /// state (so that its buffers stay uniquely referenced; `keep` puts it back), or a new one
-    /// (the ids of its property keys resolved now: none is created during a read).
+    /// state (so that its buffers stay uniquely referenced; the caller swaps it back), or a new
+    /// one (the ids of its property keys resolved now: none is created during a read).
     func projector(_ direct: DirectProjection, projection index: Int, _ state: inout StreamState) -> DirectProjector {
         if var p = state.progress[index].projector.take() {
             p.first = true

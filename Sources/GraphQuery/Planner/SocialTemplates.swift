@@ -129,6 +129,19 @@ struct QueryTemplate: Sendable {
         return start + template.count
     }
 
+    /// Whether an item of the RETURN in `query[start..<end]` is aliased to the query's name of a
+    /// variable the template's ORDER BY keys read (`RETURN x.id AS i … ORDER BY i`): the ORDER
+    /// BY then sorts by the item, not by the kernel's variable.
+    func rebindsOrderVariable(_ query: [Token], from start: Int, to end: Int, names: [String: String]) -> Bool {
+        guard let order else { return false }
+        let read = Set(order.filter { $0.kind == .identifier && variables.contains($0.text) }.compactMap { names[$0.text] })
+        for k in start..<max(start, end - 1) where query[k].isKeyword("AS") {
+            let alias = query[k + 1]
+            if alias.kind == .identifier || alias.kind == .escapedIdentifier, read.contains(alias.text) { return true }
+        }
+        return false
+    }
+
     /// Whether `query[start...]` starts with this template's ORDER BY keys (mapped through
     /// `names`), followed by the end of the keys.
     func ordersAsKernel(_ query: [Token], at start: Int, names: [String: String]) -> Bool {
@@ -357,7 +370,8 @@ enum SocialTemplates {
             var edits = template.columnEdits(tokens, at: end, source: source, match: &match)
             if finalProjectionIsPlain, tokens[end].isKeyword("RETURN"), !tokens[end + 1].isKeyword("DISTINCT"),
                let order = topLevelOrderBy(tokens, from: end),
-               template.ordersAsKernel(tokens, at: order + 2, names: match.names) {
+               template.ordersAsKernel(tokens, at: order + 2, names: match.names),
+               !template.rebindsOrderVariable(tokens, from: end, to: order, names: match.names) {
                 let keysEnd = tokens[order + 2 + (template.order?.count ?? 0)].location.offset
                 edits.append((tokens[order].location.offset..<keysEnd, ""))
                 match.ordersAsKernel = true
