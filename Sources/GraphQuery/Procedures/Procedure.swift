@@ -170,6 +170,13 @@ public struct ProcedureRows: Sendable, ExpressibleByArrayLiteral {
         count += 1
     }
 
+    /// Rows `range` of `other` (as wide as these), in order.
+    public mutating func append(rows range: Range<Int>, of other: ProcedureRows) {
+        precondition(other.width == width, "ProcedureRows: rows of \(other.width) values in rows of \(width)")
+        values.append(contentsOf: other.values[range.lowerBound * width ..< range.upperBound * width])
+        count += range.count
+    }
+
     /// A row of up to `width` values; missing ones are null. (An array per row: a procedure
     /// answering thousands of rows appends them value by value above.)
     public mutating func append(row: [RuntimeValue]) {

@@ -88,6 +88,16 @@ struct SocialProcedureShared: Sendable {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
+
+    /// The nodes a planner rewrite passes as a pattern call's first argument: one node (a call
+    /// per matched row) or the list of all of them (one call); anything else names none.
+    static func nodes(_ value: RuntimeValue) -> [NodeID] {
+        switch value {
+        case .node(let n): [n]
+        case .list(let values): values.compactMap { value -> NodeID? in if case .node(let n) = value { n } else { nil } }
+        default: []
+        }
+    }
 }
 
 extension RuntimeValue {

@@ -198,11 +198,7 @@ struct SocialRelationshipsProcedure: Procedure {
     /// ones), whatever the registry was given.
     func patternRows(viewers: RuntimeValue, elements: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
         guard case .list(let elements) = elements else { return [] }
-        let viewers: [NodeID] = switch viewers {
-        case .node(let v): [v]
-        case .list(let values): values.compactMap { value -> NodeID? in if case .node(let v) = value { v } else { nil } }
-        default: []
-        }
+        let viewers = SocialProcedureShared.nodes(viewers)
         guard !viewers.isEmpty else { return [] }
         let schema = context.socialSchema(graph, names: .standard)
         guard let user = schema.user, let id = schema.id else { return [] }
@@ -227,7 +223,7 @@ struct SocialRelationshipsProcedure: Procedure {
                 for x in users {
                     let mutual = SocialMutualFriendsProcedure.patternCount(v, x, kept: kept, graph: graph, schema: schema)
                     let other = x != v
-                    let kind: SocialRelationKind = !other ? .self : kept.contains(x) ? .friend : mutual > 0 ? .connection : .none
+                    let kind = SocialRelationKind(isSelf: !other, areFriends: kept.contains(x), mutualFriends: mutual)
                     func flag(_ type: RelationshipTypeID?, _ a: NodeID, _ b: NodeID) -> RuntimeValue {
                         .bool(other && graph.hasRelationship(type, from: a, to: b))
                     }
@@ -398,11 +394,7 @@ struct SocialInvitationsProcedure: Procedure {
     /// stably by the event's `starts_at` (as ORDER BY orders values), then its node id. The
     /// names are the template's (graphd's standard ones).
     func patternRows(users: RuntimeValue, byStart: Bool, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
-        let users: [NodeID] = switch users {
-        case .node(let u): [u]
-        case .list(let values): values.compactMap { value -> NodeID? in if case .node(let u) = value { u } else { nil } }
-        default: []
-        }
+        let users = SocialProcedureShared.nodes(users)
         let schema = context.socialSchema(graph, names: .standard)
         guard let eventLabel = schema.event else { return [] }
         // Each user's rows in the general plan's order, an event's rows together (a group).
@@ -443,7 +435,7 @@ struct SocialInvitationsProcedure: Procedure {
                 for h in hosts[k] {
                     let mutual = SocialMutualFriendsProcedure.patternCount(u, h, kept: kept, graph: graph, schema: schema)
                     let friends = kept.map { $0.contains(h) } ?? graph.areFriends(u, h, schema: schema)
-                    let kind: SocialRelationKind = h == u ? .self : friends ? .friend : mutual > 0 ? .connection : .none
+                    let kind = SocialRelationKind(isSelf: h == u, areFriends: friends, mutualFriends: mutual)
                     rows.append(row: [.node(event), .null, .bool(attending), .node(h), kind.runtimeValue, .integer(Int64(mutual)), .node(u)])
                 }
                 let start = byStart ? schema.startsAt.map { RuntimeValue(graph.property($0, of: event)) } ?? .null : .null
@@ -460,9 +452,7 @@ struct SocialInvitationsProcedure: Procedure {
             return a.event != b.event ? a.event < b.event : a.user < b.user
         }
         var sorted = ProcedureRows(width: 7, capacity: rows.count)
-        for group in groups {
-            for r in group.rows { sorted.append(row: (0..<7).map { rows[r, $0] }) }
-        }
+        for group in groups { sorted.append(rows: group.rows, of: rows) }
         return sorted
     }
 }

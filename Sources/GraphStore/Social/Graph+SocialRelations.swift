@@ -13,6 +13,12 @@ public enum SocialRelationKind: String, Sendable, Hashable {
     case connection = "CONNECTION"
     /// Neither.
     case none = "NONE"
+
+    /// The label by its rule: the user itself, else a friend, else a connection when they
+    /// share a friend, else none.
+    @inlinable public init(isSelf: Bool, areFriends: Bool, mutualFriends: Int) {
+        self = isSelf ? .self : areFriends ? .friend : mutualFriends > 0 ? .connection : .none
+    }
 }
 
 /// How a viewer relates to one user.
@@ -79,7 +85,7 @@ extension Graph {
         while let f = friends.nextID() {
             if scratch.marks[Int(f)] == mark { mutual += 1 }
         }
-        let kind: SocialRelationKind = scratch.marks[user.index] == mark ? .friend : (mutual > 0 ? .connection : .none)
+        let kind = SocialRelationKind(isSelf: false, areFriends: scratch.marks[user.index] == mark, mutualFriends: mutual)
         return SocialRelation(user: user, kind: kind, mutualFriends: mutual,
                               requestSent: hasRelationship(schema.friendRequest, from: viewer, to: user),
                               requestReceived: hasRelationship(schema.friendRequest, from: user, to: viewer),
