@@ -1,6 +1,7 @@
 // DirectProjectionTests.swift — a MATCH and the plain projection after it run as one step
-// (DirectProjection, matchThroughProjection) when the projection ends its stretch: which plans
-// qualify, and that each returns what the general path returns, row for row and in order.
+// (DirectProjection, matchThroughProjection), whether the projection ends its stretch or more
+// steps follow it: which plans qualify, and that each returns what the general path returns,
+// row for row and in order.
 
 import Testing
 @testable import GraphQuery
@@ -29,9 +30,19 @@ struct DirectProjectionTests {
         return i + 2 == plan.steps.count && plan.stepBoxes[i].directProjection != nil
     }
 
+    /// Whether the plan of `text` runs its last MATCH through the projection after it, with more
+    /// steps after that projection.
+    func isFusedBeforeMore(_ engine: QueryEngine, _ text: String) throws -> Bool {
+        let (plan, _) = try engine.compile(text, forRun: false)
+        guard let i = plan.steps.lastIndex(where: { if case .match = $0.step { true } else { false } }) else { return false }
+        return i + 2 < plan.steps.count && plan.stepBoxes[i].directProjection != nil
+    }
+
     /// Each shape with `{with}` removed is fused; with `{with}` replaced by a WITH of the same
-    /// variables it takes the general path (a match, then two projections). Both must return
-    /// the same rows in the same order, for users with friends, with a self-loop and without.
+    /// variables, the match is fused with the WITH and the RETURN follows; with that WITH
+    /// filtered (`WHERE true`), it takes the general path (a match, then two projections). All
+    /// must return the same rows in the same order, for users with friends, with a self-loop
+    /// and without.
     @Test("a fused match returns the general path's rows")
     func fusedMatchesReturnWhatTheGeneralPathReturns() throws {
         let (store, engine) = try Self.store()
@@ -58,15 +69,19 @@ struct DirectProjectionTests {
         ]
         for (shape, with) in shapes {
             let fusedText = shape.replacingOccurrences(of: " {with}", with: "")
-            let generalText = shape.replacingOccurrences(of: "{with}", with: with)
+            let midText = shape.replacingOccurrences(of: "{with}", with: with)
+            let generalText = shape.replacingOccurrences(of: "{with}", with: with + " WHERE true")
             #expect(try isFused(engine, fusedText), "\(fusedText) is not fused")
-            #expect(try !isFused(engine, generalText), "\(generalText) is fused")
+            #expect(try isFusedBeforeMore(engine, midText), "\(midText) is not fused with its WITH")
+            #expect(try !isFused(engine, generalText) && !isFusedBeforeMore(engine, generalText), "\(generalText) is fused")
             var compared = 0
             for user in [0, 4, 13, 26, 28] {
                 let parameters: [String: Value] = ["u": .integer(Int64(user)), "p": .string("x")]
                 let fused = try engine.execute(fusedText, on: store, parameters: parameters).rows
                 let general = try engine.execute(generalText, on: store, parameters: parameters).rows
+                let mid = try engine.execute(midText, on: store, parameters: parameters).rows
                 #expect(fused == general, "\(shape) for user \(user)")
+                #expect(mid == general, "\(midText) for user \(user)")
                 compared += fused.count
             }
             #expect(compared > 0, "\(shape) returned nothing: nothing compared")

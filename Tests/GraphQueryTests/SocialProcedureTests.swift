@@ -162,6 +162,10 @@ import GraphStore
             "CALL social.friends($u, null) YIELD friend, since {where} RETURN DISTINCT since % 3 AS k SKIP 1",
             "CALL social.friends($u, null) YIELD friend, since {where} WITH since, friend.id AS id RETURN since, count(id) AS n ORDER BY since",
             "CALL social.friends($u, null) YIELD friend {where} WITH friend.id AS id, friend RETURN id ORDER BY id DESC LIMIT 4",
+            // The fused projection is not the stretch's last step: more follow it.
+            "CALL social.friends($u, null) YIELD friend, since {where} WITH friend.id AS id, since RETURN id, since + 1 AS later LIMIT 5",
+            "CALL social.friends($u, null) YIELD friend, since {where} WITH DISTINCT since RETURN since SKIP 1",
+            "CALL social.friends($u, null) YIELD friend {where} WITH friend SKIP 1 MATCH (friend)-[:FRIEND]-(x) RETURN friend.id, x.id",
             "MATCH (v:User {id: $u}) CALL social.friends(v, null) YIELD friend {where} RETURN v.id, friend.id, v",
             "CALL social.connections($u, {limit: 5}) YIELD user, mutual {where} RETURN user.id, mutual",
             "CALL social.invitableAudience(100, {hops: 2}) YIELD user, relation, mutual {where} RETURN user.id, relation, mutual",
@@ -289,6 +293,62 @@ import GraphStore
         // count(*) is not the kernel's count when a pair is stored twice: not rewritten.
         let star = Self.plainConnections.replacingOccurrences(of: "count(DISTINCT f)", with: "count(*)")
         #expect(!(try engine.explain(star, on: store)).contains { $0.contains("ProcedureCall") })
+    }
+
+    /// The plain connections query groups by c alone, so when its MATCH finds several users
+    /// each c's count is over all of them (one row per c). The call then takes them together,
+    /// and the rows are the general plan's: same rows, and the same order wherever the query
+    /// orders them. An ORDER BY restating the kernel's order is dropped from the plan; any
+    /// other is kept.
+    @Test func thePlainConnectionsQueryCountsSeveralUsersTogether() throws {
+        let (store, engine) = try Self.awkwardSocialStore()   // two users share id 39
+        let several = [
+            "MATCH (u:User {id: 39})",
+            "MATCH (u:User) WHERE u.id IN [0, 4, 33]",
+            "UNWIND [4, 0, 4] AS k MATCH (u:User {id: k})",
+            "MATCH (u:User) WHERE u.id < 2",
+        ]
+        let tails = [
+            "WITH c, count(DISTINCT f) AS mutual RETURN c.id, mutual ORDER BY mutual DESC, id(c) LIMIT 10",
+            "WITH c, count(DISTINCT f) AS mutual WHERE mutual >= 2 RETURN c.id AS id, mutual ORDER BY mutual DESC, id(c)",
+            "WITH c, count(DISTINCT f) AS mutual ORDER BY mutual DESC, id(c) LIMIT 7 RETURN c.id, mutual",
+            // Not the kernel's order: kept.
+            "WITH c, count(DISTINCT f) AS mutual RETURN c.id, mutual ORDER BY mutual, id(c) DESC LIMIT 6",
+            "WITH c, count(DISTINCT f) AS mutual ORDER BY id(c) LIMIT 5 RETURN c.id, mutual ORDER BY mutual DESC, id(c)",
+        ]
+        let pattern = " MATCH (u)-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE c <> u AND NOT (u)-[:FRIEND]-(c) "
+        func general(_ text: String) -> String { text.replacingOccurrences(of: "AND NOT (u)", with: "AND f <> c AND NOT (u)") }
+        for start in several {
+            for tail in tails {
+                let text = start + pattern + tail
+                #expect(try engine.explain(text, on: store).contains { $0.contains("ProcedureCall social.connections") })
+                let got = try rows(engine, store, text)
+                #expect(!got.isEmpty, "\(text) returned nothing: nothing compared")
+                #expect(got == (try rows(engine, store, general(text))), "\(text)")
+            }
+            // Without an ORDER BY the rows are the same set, one per c.
+            let unordered = start + pattern + "WITH c, count(DISTINCT f) AS mutual RETURN c.id, mutual"
+            let got = try rows(engine, store, unordered).map { "\($0)" }
+            let expected = try rows(engine, store, general(unordered)).map { "\($0)" }
+            #expect(got.count == expected.count && Set(got) == Set(expected), "\(unordered)")
+        }
+        // The procedure takes a list too: the same rows as the pattern over those users.
+        let listed = try rows(engine, store, "CALL social.connections([0, 4, 33, 4], {limit: 10}) YIELD user, mutual RETURN user.id, mutual")
+        let matched = try rows(engine, store, general("MATCH (u:User) WHERE u.id IN [0, 4, 33]" + pattern
+            + "WITH c, count(DISTINCT f) AS mutual RETURN c.id, mutual ORDER BY mutual DESC, id(c) LIMIT 10"))
+        #expect(!listed.isEmpty && listed == matched)
+        // One user, or none, in a list: the single user's answer.
+        #expect(try rows(engine, store, "CALL social.connections([4, null, 4], {limit: 10}) YIELD user, mutual RETURN user.id, mutual")
+                == (try rows(engine, store, "CALL social.connections(4, {limit: 10}) YIELD user, mutual RETURN user.id, mutual")))
+        #expect(try rows(engine, store, "CALL social.connections([], {}) YIELD user RETURN user").isEmpty)
+        // The documented form's sort restates the kernel's order: no sort in the plan. Another order keeps its sort.
+        func sorts(_ text: String) throws -> Bool {
+            try engine.compile(text, forRun: false).0.steps.contains { step in
+                if case .projection(let p) = step.step { !p.orderBy.isEmpty } else { false }
+            }
+        }
+        #expect(try !sorts(Self.plainConnections))
+        #expect(try sorts(Self.plainConnections.replacingOccurrences(of: "mutual DESC", with: "mutual")))
     }
 
     /// `socialStore()` plus awkward data for the planner's rewrites: a pair stored twice, a

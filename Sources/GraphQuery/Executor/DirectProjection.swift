@@ -1,7 +1,7 @@
 // DirectProjection.swift — a row-producing step (a read-only CALL, a MATCH) and the plain
-// projection after it, run as one step when that projection ends its stretch of the plan: each
-// row's projected values are computed where the row is found and handed straight to the end of
-// the stretch (the result, an aggregation, or the stretch's output).
+// projection after it, run as one step: each row's projected values are computed where the row
+// is found and handed straight to the step after the projection (usually the end of the
+// stretch: the result, an aggregation, or the stretch's output).
 
 import GraphStore
 
@@ -77,22 +77,25 @@ struct DirectProjector {
     var cells: Row
     /// No row projected yet: the `input` items are still to be evaluated.
     var first = true
+    /// The end of the projection's stretch: its rows go on through the steps before it.
+    var end = 0
 }
 
 extension ExecutionContext {
     /// The projector of projection `index` for a new input row: the stream's, taken out of its
     /// state (so that its buffers stay uniquely referenced; the caller swaps it back), or a new
     /// one (the ids of its property keys resolved now: none is created during a read).
-    func projector(_ direct: DirectProjection, projection index: Int, _ state: inout StreamState) -> DirectProjector {
+    func projector(_ direct: DirectProjection, projection index: Int, end: Int, _ state: inout StreamState) -> DirectProjector {
         if var p = state.progress[index].projector.take() {
             p.first = true
+            p.end = end
             return p
         }
         var keys = [PropertyKeyID?](repeating: nil, count: direct.items.count)
         for i in direct.items.indices {
             if case .property(_, let key) = direct.items[i] { keys[i] = propertyKeyID(key) }
         }
-        return DirectProjector(direct: direct, keys: keys, cells: Row(repeating: .null, count: direct.items.count))
+        return DirectProjector(direct: direct, keys: keys, cells: Row(repeating: .null, count: direct.items.count), end: end)
     }
 
     /// Projects one row found by the step before projection `index` and hands it to the end of
@@ -125,18 +128,19 @@ extension ExecutionContext {
         }
         p.first = false
         guard let going = try pass(p.cells, projection: index, distinct: distinct, &state) else { return true }
-        // The end of the stretch: into the result, an aggregation or the stretch's output.
-        guard try push(p.cells, index + 1, index + 1, &state, &output) else { return false }
+        // On through the rest of the stretch (usually nothing: into the result, an aggregation
+        // or the stretch's output). A step there that keeps the row copies the cells first.
+        guard try push(p.cells, index + 1, p.end, &state, &output) else { return false }
         return going
     }
 
-    /// A MATCH step and the projection after it (`direct`), which ends the stretch: each match's
+    /// A MATCH step and the projection after it (`direct`), the stretch ending at `end`: each match's
     /// projected values are computed as it is found, with no row pushed through the projection
     /// step. Same rows, SKIP, LIMIT, deadline and memory charge as the streamed path; returns
     /// false when the LIMIT is reached.
     func matchThroughProjection(_ operators: [PatternOperator], _ predicate: Expression?, isOptional: Bool,
                                 introduced: [Int], _ row: inout Row, _ direct: DirectProjection,
-                                projection index: Int, _ state: inout StreamState,
+                                projection index: Int, end: Int, _ state: inout StreamState,
                                 _ output: inout [Row]) throws(QueryError) -> Bool {
         // Taken from the stream at the first match (most input rows of a MATCH after an UNWIND
         // may find nothing), read from the match's box, not captured (see below); held in an
@@ -152,19 +156,19 @@ extension ExecutionContext {
             going = try match(operators, 0, &row) { [unowned(unsafe) self] (found: Row) throws(QueryError) -> Bool in
                 if try evaluate(predicate, found) != .bool(true) { return true }
                 matched = true
-                if p == nil { p = projector(state.steps[index - 1].directProjection!, projection: index, &state) }
+                if p == nil { p = projector(state.steps[index - 1].directProjection!, projection: index, end: end, &state) }
                 return try project(&p!, input: found, general: found, column: { found[$0] }, projection: index, &state, &output)
             }
         } else {
             going = try match(operators, 0, &row) { [unowned(unsafe) self] (found: Row) throws(QueryError) -> Bool in
                 matched = true
-                if p == nil { p = projector(state.steps[index - 1].directProjection!, projection: index, &state) }
+                if p == nil { p = projector(state.steps[index - 1].directProjection!, projection: index, end: end, &state) }
                 return try project(&p!, input: found, general: found, column: { found[$0] }, projection: index, &state, &output)
             }
         }
         if going, !matched, isOptional {
             for slot in introduced { row[slot] = .null }
-            if p == nil { p = projector(direct, projection: index, &state) }
+            if p == nil { p = projector(direct, projection: index, end: end, &state) }
             return try project(&p!, input: row, general: row, column: { row[$0] }, projection: index, &state, &output)
         }
         return going

@@ -76,7 +76,12 @@ extension ExecutionContext {
         var rows: [Row] = [[]]
         var start = 0
         while start < plan.steps.count {
-            let end = plan.steps[start...].firstIndex { Executor.isBreaker($0.step) } ?? plan.steps.count
+            var end = plan.steps[start...].firstIndex { Executor.isBreaker($0.step) } ?? plan.steps.count
+            // A call that gathers its input begins a stretch of its own, fed the rows before
+            // it folded into one (gather).
+            if start + 1 < end, let gathering = plan.steps[(start + 1)..<end].firstIndex(where: { $0.step.gathersInput }) {
+                end = gathering
+            }
             // An aggregation at the end of a streamed stretch takes its rows as they come:
             // they are folded into their groups, never held.
             var groups: GroupAggregator? = nil
@@ -91,6 +96,11 @@ extension ExecutionContext {
                 throw error
             }
             guard end < plan.steps.count else { break }
+            if case .call(let call) = plan.steps[end].step, call.gathersInput, !Executor.isBreaker(plan.steps[end].step) {
+                rows = Executor.gather(rows, for: call)
+                start = end
+                continue
+            }
             let started = profiler != nil ? ContinuousClock.now : nil
             do {
                 if let groups {
@@ -135,6 +145,18 @@ extension Executor {
         let garbage = taken
         taken = []
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(garbage) {} }
+    }
+
+    /// The input of a gathering call (BoundCall.gathersInput): one row or none as it is; more
+    /// folded into one whose first argument's slot holds the list of their values there, nulls
+    /// dropped (the call then answers for all of them at once).
+    static func gather(_ rows: [Row], for call: BoundCall) -> [Row] {
+        guard rows.count > 1, case .slot(let slot)? = call.arguments.first else { return rows }
+        var values: [RuntimeValue] = []
+        for row in rows where slot < row.count && !row[slot].isNull { values.append(row[slot]) }
+        var folded = Row(repeating: .null, count: max(rows[0].count, slot + 1))
+        folded[slot] = .list(values)
+        return [folded]
     }
 
     static func padded(_ row: Row, to width: Int) -> Row {
@@ -275,8 +297,8 @@ final class StepBox: Sendable {
     let projectionPredicate: Expression?
     /// A DISTINCT projection that streams (no aggregation, no ORDER BY: Executor.isBreaker).
     let projectionIsDistinct: Bool
-    /// A read-only call or a match and the projection after it, run as one step when that
-    /// projection ends the stretch (callThroughProjection, matchThroughProjection).
+    /// A read-only call or a match and the plain projection after it, run as one step
+    /// (callThroughProjection, matchThroughProjection).
     let directProjection: DirectProjection?
     /// A read-only call whose rows the aggregation after it only counts
     /// (BoundCall.rowsAreOnlyCounted).
@@ -411,11 +433,11 @@ extension ExecutionContext {
         switch box.step {
         case .match(let operators, let predicate, let isOptional, let introduced):
             var current = Executor.padded(row, to: width)
-            // The match and the projection after it end the stretch: run as one step. (PROFILE
+            // The match and the projection after it: run as one step. (PROFILE
             // counts each step's rows, so it takes the general path.)
-            if let direct = box.directProjection, index + 2 == end, profiler == nil {
+            if let direct = box.directProjection, index + 1 < end, profiler == nil {
                 return try matchThroughProjection(operators, predicate, isOptional: isOptional, introduced: introduced,
-                                                  &current, direct, projection: index + 1, &state, &output)
+                                                  &current, direct, projection: index + 1, end: end, &state, &output)
             }
             var matched = false
             // The optimizer specialises `match` for this closure and copies what the closure
@@ -491,10 +513,10 @@ extension ExecutionContext {
                 try state.groups!.addCounted(n, in: self)
                 return true
             }
-            // The call and the projection after it end the stretch: run as one step. (PROFILE
+            // The call and the projection after it: run as one step. (PROFILE
             // counts each step's rows, so it takes the general path.)
-            if let direct = box.directProjection, index + 2 == end, profiler == nil {
-                return try callThroughProjection(call, Executor.padded(row, to: width), direct, projection: index + 1,
+            if let direct = box.directProjection, index + 1 < end, profiler == nil {
+                return try callThroughProjection(call, Executor.padded(row, to: width), direct, projection: index + 1, end: end,
                                                  &state, &output)
             }
             var going = true

@@ -125,20 +125,20 @@ extension ExecutionContext {
         return try body(resolved.procedure, arguments, &graph, &context)
     }
 
-    /// A read-only procedure and the projection after it (`direct`), which ends the stretch:
+    /// A read-only procedure and the projection after it (`direct`), the stretch ending at `end`:
     /// each output row's projected values are computed from the procedure's rows and handed on
-    /// as the stretch's output (ExecutionContext.push), with no row placed and pushed through
+    /// to the step after the projection (ExecutionContext.push), with no row placed and pushed through
     /// the projection step. Same rows, SKIP, LIMIT, deadline and memory charge as the streamed
     /// path; returns false when the LIMIT is reached.
-    func callThroughProjection(_ call: BoundCall, _ row: Row, _ direct: DirectProjection, projection index: Int,
+    func callThroughProjection(_ call: BoundCall, _ row: Row, _ direct: DirectProjection, projection index: Int, end: Int,
                                _ state: inout StreamState, _ output: inout [Row]) throws(QueryError) -> Bool {
         let outputs = try readOnlyOutputs(call, row)
-        var p: DirectProjector? = projector(direct, projection: index, &state)
+        var p: DirectProjector? = projector(direct, projection: index, end: end, &state)
         defer { swap(&p, &state.progress[index].projector) }
         let width = outputs.width
         var current = row  // the general items' row: the input with the outputs placed
         // Rows going straight into the result: how many is known now (SKIP and LIMIT applied).
-        if state.collector != nil, state.groups == nil {
+        if index + 1 == end, state.collector != nil, state.groups == nil {
             let rows = Swift.max(0, outputs.count - (state.progress[index].skip ?? 0))
             state.collector!.reserve(rows: Swift.min(rows, state.progress[index].limit ?? Int.max))
         }

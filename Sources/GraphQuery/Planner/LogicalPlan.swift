@@ -52,6 +52,11 @@ indirect enum PlanStep: Sendable {
     case merge(operators: [PatternOperator], merge: BoundMerge)
     case schema(SchemaCommand)
     case loadCSV(url: Expression, withHeaders: Bool, slot: Int, terminator: UInt8)
+
+    /// A call that runs once for all its input rows (BoundCall.gathersInput).
+    var gathersInput: Bool {
+        if case .call(let call) = self { call.gathersInput } else { false }
+    }
 }
 
 /// A runnable plan.

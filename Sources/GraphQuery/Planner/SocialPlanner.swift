@@ -22,38 +22,41 @@ enum SocialPlanner {
     /// are exactly `count(DISTINCT f)`.
     static func rewrite(_ query: BoundQuery) -> BoundQuery {
         var clauses: [(clause: BoundClause, width: Int)] = []
+        var source = query.clauses  // a later clause may change: its ORDER BY dropped (kernelOrdered)
         var i = 0
-        while i < query.clauses.count {
-            if i + 1 < query.clauses.count, case .match(let match) = query.clauses[i].clause,
-               case .projection(let projection) = query.clauses[i + 1].clause,
+        while i < source.count {
+            if i + 1 < source.count, case .match(let match) = source[i].clause,
+               case .projection(let projection) = source[i + 1].clause,
                var rewritten = connections(match, projection) {
                 var next: BoundProjection?
-                if i + 2 < query.clauses.count, case .projection(let p) = query.clauses[i + 2].clause { next = p }
+                if i + 2 < source.count, case .projection(let p) = source[i + 2].clause { next = p }
                 rewritten.call.arguments[1] = options(rewritten.call.arguments[1], grouping: projection, next: next)
-                clauses.append((.match(rewritten.match), query.clauses[i].width))
-                clauses.append((.call(rewritten.call), query.clauses[i].width))
-                clauses.append((.projection(rewritten.projection), query.clauses[i + 1].width))
+                kernelOrdered(&rewritten.projection, grouping: projection, next: &next)
+                if let next { source[i + 2].clause = .projection(next) }
+                clauses.append((.match(rewritten.match), source[i].width))
+                clauses.append((.call(rewritten.call), source[i].width))
+                clauses.append((.projection(rewritten.projection), source[i + 1].width))
                 i += 2
                 continue
             }
-            if i + 1 < query.clauses.count, case .match(let match) = query.clauses[i].clause,
-               case .projection(let projection) = query.clauses[i + 1].clause,
+            if i + 1 < source.count, case .match(let match) = source[i].clause,
+               case .projection(let projection) = source[i + 1].clause,
                let rewritten = optionalMutualFriends(match, projection) {
-                clauses.append((.call(rewritten.call), query.clauses[i].width))
-                clauses.append((.projection(rewritten.projection), query.clauses[i + 1].width))
+                clauses.append((.call(rewritten.call), source[i].width))
+                clauses.append((.projection(rewritten.projection), source[i + 1].width))
                 i += 2
                 continue
             }
-            if i + 1 < query.clauses.count, case .match(let match) = query.clauses[i].clause,
-               case .projection(let projection) = query.clauses[i + 1].clause,
+            if i + 1 < source.count, case .match(let match) = source[i].clause,
+               case .projection(let projection) = source[i + 1].clause,
                let rewritten = mutualFriends(match, projection) {
-                clauses.append((.match(rewritten.match), query.clauses[i].width))
-                clauses.append((.call(rewritten.call), query.clauses[i].width))
-                clauses.append(query.clauses[i + 1])
+                clauses.append((.match(rewritten.match), source[i].width))
+                clauses.append((.call(rewritten.call), source[i].width))
+                clauses.append(source[i + 1])
                 i += 2
                 continue
             }
-            clauses.append(query.clauses[i])
+            clauses.append(source[i])
             i += 1
         }
         var result = query
@@ -113,10 +116,12 @@ enum SocialPlanner {
         start.predicate = conjunction(onU)
         start.introduced = match.introduced.filter { $0 == u.slot }
         // The mutual count goes into f's slot: nothing after the aggregation can read f.
+        // Grouped by c alone, the counts are over every u the MATCH finds: the call takes them
+        // together when there are several.
         let call = BoundCall(name: "social.connections",
                              arguments: [.slot(u.slot), .map([(key: "friendType", value: .literal(.string(type[0])))])],
                              outputs: [(column: 0, slot: c.slot), (column: 1, slot: f.slot)],
-                             predicate: nil, isReadOnly: true)
+                             predicate: nil, isReadOnly: true, gathersInput: true)
         var grouped = projection
         grouped.items = items
         grouped.aggregates = []
@@ -339,6 +344,31 @@ enum SocialPlanner {
             }
         }
         return .map(entries)
+    }
+
+    /// Drops an ORDER BY that restates the kernel's order (`<count> DESC, id(<c>)`), on the
+    /// grouping projection (`grouped`, its rewritten form) or on the one after it: the call's
+    /// rows already come in it (one user's ranking, or several users' taken together), and
+    /// the projections between keep their order (a filter, DISTINCT, SKIP and LIMIT do too).
+    /// Without a sort, the rows stream from the call to the result.
+    static func kernelOrdered(_ grouped: inout BoundProjection, grouping: BoundProjection, next: inout BoundProjection?) {
+        guard let countIndex = grouping.items.firstIndex(where: { if case .aggregateResult(0) = $0.expression { true } else { false } }),
+              let cIndex = grouping.items.firstIndex(where: { if case .slot = $0.expression { true } else { false } }) else { return }
+        if !grouped.orderBy.isEmpty {
+            // Another order: the rows after it are no longer in the kernel's.
+            guard isKernelOrder(grouped.orderBy, count: countIndex, c: [cIndex]) else { return }
+            grouped.orderBy = []
+            grouped.sortSeesInput = false
+        }
+        guard var after = next, !after.isAggregating, !after.orderBy.isEmpty else { return }
+        // As in `options`: the count and c as output columns of `after`, or c read from its input.
+        let countOutputs = after.items.indices.filter { if case .slot(countIndex) = after.items[$0].expression { true } else { false } }
+        var cSlots = after.items.indices.filter { if case .slot(cIndex) = after.items[$0].expression { true } else { false } }
+        if after.sortSeesInput { cSlots.append(after.items.count + cIndex) }
+        guard countOutputs.contains(where: { isKernelOrder(after.orderBy, count: $0, c: cSlots) }) else { return }
+        after.orderBy = []
+        after.sortSeesInput = false
+        next = after
     }
 
     /// ORDER BY `<count> DESC, id(<c>) ASC`: the order the kernel ranks in.

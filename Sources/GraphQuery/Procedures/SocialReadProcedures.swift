@@ -46,7 +46,8 @@ struct SocialFriendsProcedure: Procedure {
     }
 }
 
-/// `CALL social.connections(user, {limit, minMutual, friendType}) YIELD user, mutual`.
+/// `CALL social.connections(user, {limit, minMutual, friendType}) YIELD user, mutual`; `user`
+/// may be a list of users, taken together (docs/social.md).
 struct SocialConnectionsProcedure: Procedure {
     let shared: SocialProcedureShared
     static let name = "social.connections"
@@ -68,10 +69,27 @@ struct SocialConnectionsProcedure: Procedure {
         case let other?: throw QueryError(.runtime, "`\(name)`: option 'friendType' must be a string, but was \(other.cypherText)")
         }
         let schema = context.socialSchema(graph, names: names)
-        guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
         let g = graph
-        let rows = shared.pool.withScratch { scratch in
-            g.connections(of: user, schema: schema, options: connectionOptions, scratch: &scratch)
+        let rows: [Connection]
+        if case .list(let values) = arguments[0] {
+            // Several users taken together (docs/social.md): what the planner passes when the
+            // plain connections query's MATCH finds more than one user (BoundCall.gathersInput).
+            var users: [NodeID] = []
+            for value in values {
+                if let user = try shared.node(value, label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") {
+                    users.append(user)
+                }
+            }
+            let watch = context
+            rows = try shared.pool.withScratch { (scratch) throws(QueryError) -> [Connection] in
+                try g.connections(ofAny: users, schema: schema, options: connectionOptions, scratch: &scratch,
+                                  check: { () throws(QueryError) in try watch.checkDeadline() })
+            }
+        } else {
+            guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
+            rows = shared.pool.withScratch { scratch in
+                g.connections(of: user, schema: schema, options: connectionOptions, scratch: &scratch)
+            }
         }
         var output = ProcedureRows(width: 2, capacity: rows.count)
         for row in rows { output.append(.node(row.node), .integer(Int64(row.mutualFriends))) }

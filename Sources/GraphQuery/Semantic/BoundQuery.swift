@@ -79,6 +79,12 @@ struct BoundCall: Sendable {
     /// Set only by the planner's rewrite of an OPTIONAL MATCH (SocialPlanner): an input row
     /// for which no output row passes goes on once, with the output slots null.
     var isOptional = false
+    /// Set only by the planner's connections rewrite (SocialPlanner.connections): the call
+    /// runs once for all its input rows. When more than one row comes, they are folded into
+    /// one whose first argument's slot holds the list of their values (nulls dropped), and the
+    /// procedure answers for them together, as the grouping it replaces did. Nothing after the
+    /// call may read the input rows' other slots.
+    var gathersInput = false
 }
 
 /// MERGE after binding: the pattern to look for (with its slots) and to create when absent.

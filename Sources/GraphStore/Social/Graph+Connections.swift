@@ -44,6 +44,43 @@ extension Graph {
         return result.map { Connection(node: NodeID(rawValue: $0.node), mutualFriends: $0.count) }
     }
 
+    /// The connections of several users taken together, as the plain pattern
+    /// `(u)-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE c <> u AND NOT (u)-[:FRIEND]-(c)` grouped by `c`
+    /// alone counts them when it matches more than one `u`: `c`'s count is the number of
+    /// distinct `f` through which some listed `u` reaches it, `c` being neither that `u` nor
+    /// its friend (so one listed user may be another's connection). Same order and options as
+    /// `connections(of:)`, which it is for a single user (duplicates and missing nodes are
+    /// dropped). `check` runs once per friend walked, so that a deadline can stop the walk.
+    /// - Complexity: O(Σ over distinct f of deg(f) · users reaching f), plus a dictionary of
+    ///   the nodes reached: the general path, for the rare query whose MATCH finds several users.
+    public func connections<E: Error>(ofAny users: [NodeID], schema: SocialSchema, options: ConnectionOptions = ConnectionOptions(),
+                                      scratch: inout TraversalScratch, check: () throws(E) -> Void) throws(E) -> [Connection] {
+        let distinct = Array(Set(users.filter { contains($0) })).sorted()
+        guard distinct.count > 1 else {
+            return distinct.first.map { connections(of: $0, schema: schema, options: options, scratch: &scratch) } ?? []
+        }
+        // Each user's friends, and for each friend f the users it is a friend of.
+        let friendSets = distinct.map { Set(friendIDs(of: $0, schema: schema)) }
+        var usersOf: [UInt32: [Int]] = [:]
+        for (k, friends) in friendSets.enumerated() {
+            for f in friends { usersOf[f, default: []].append(k) }
+        }
+        var counts: [UInt32: Int] = [:]
+        for (f, reaching) in usersOf {
+            try check()
+            for c in friendIDs(of: NodeID(rawValue: f), schema: schema) {
+                if reaching.contains(where: { c != distinct[$0].rawValue && !friendSets[$0].contains(c) }) {
+                    counts[c, default: 0] += 1
+                }
+            }
+        }
+        let floor = max(options.minimumMutual, 1)
+        var ranked = counts.filter { $0.value >= floor }.map { Connection(node: NodeID(rawValue: $0.key), mutualFriends: $0.value) }
+        ranked.sort { $0.mutualFriends != $1.mutualFriends ? $0.mutualFriends > $1.mutualFriends : $0.node < $1.node }
+        if let limit = options.limit, limit < ranked.count { ranked.removeSubrange(max(limit, 0)...) }
+        return ranked
+    }
+
     /// How many distinct friends of friends `user` has (not `user`, not friends).
     /// - Complexity: O(Σ deg(f)).
     public func connectionCount(of user: NodeID, schema: SocialSchema, scratch: inout TraversalScratch) -> Int {
