@@ -77,7 +77,7 @@ struct DirectProjector {
     var cells: Row
     /// No row projected yet: the `input` items are still to be evaluated.
     var first = true
-    /// The end of the projection's stretch: its rows go on through the steps before it.
+    /// The end of the projection's stretch: its rows go on through the steps up to there.
     var end = 0
 }
 
@@ -98,8 +98,8 @@ extension ExecutionContext {
         return DirectProjector(direct: direct, keys: keys, cells: Row(repeating: .null, count: direct.items.count), end: end)
     }
 
-    /// Projects one row found by the step before projection `index` and hands it to the end of
-    /// the stretch, counting DISTINCT, SKIP and LIMIT as the streamed projection does (SKIP
+    /// Projects one row found by the step before projection `index` and hands it on through the
+    /// rest of the stretch, counting DISTINCT, SKIP and LIMIT as the streamed projection does (SKIP
     /// counts distinct rows under DISTINCT): `column` reads the found row's columns, `input` is
     /// the step's input row and `general` the found row as the general path holds it. Returns
     /// false when the LIMIT is reached.
