@@ -314,10 +314,7 @@ enum SocialPlanner {
     /// projection or on the one right after it, becomes `limit`, so the kernel keeps only the
     /// top k instead of handing every friend of a friend to the projection and sort.
     static func options(_ base: Expression, grouping: BoundProjection, next: BoundProjection?) -> Expression {
-        guard case .map(var entries) = base else { return base }
-        // Output columns of the grouping projection: which one is c, which the count.
-        guard let countIndex = grouping.items.firstIndex(where: { if case .aggregateResult(0) = $0.expression { true } else { false } }),
-              let cIndex = grouping.items.firstIndex(where: { if case .slot = $0.expression { true } else { false } }) else { return base }
+        guard case .map(var entries) = base, let (countIndex, cIndex) = groupingColumns(grouping) else { return base }
         var filtered = false
         // WITH … ORDER BY … LIMIT … WHERE filters after the limit: nothing can be pushed then.
         if grouping.predicate != nil && (grouping.limit != nil || grouping.skip != nil) { return base }
@@ -333,15 +330,8 @@ enum SocialPlanner {
             entries.append((key: "limit", value: limit))
         } else if !filtered, grouping.orderBy.isEmpty, grouping.skip == nil, grouping.limit == nil, let next,
                   !next.isAggregating, !next.isDistinct, next.predicate == nil, next.skip == nil,
-                  let limit = next.limit, limit.referencedSlots == [] {
-            // In `next`, the count is an output column reading input slot `countIndex`; c may be
-            // an output column too, or be read from the input after the outputs.
-            let countOutputs = next.items.indices.filter { if case .slot(countIndex) = next.items[$0].expression { true } else { false } }
-            var cSlots = next.items.indices.filter { if case .slot(cIndex) = next.items[$0].expression { true } else { false } }
-            if next.sortSeesInput { cSlots.append(next.items.count + cIndex) }
-            if countOutputs.contains(where: { isKernelOrder(next.orderBy, count: $0, c: cSlots) }) {
-                entries.append((key: "limit", value: limit))
-            }
+                  let limit = next.limit, limit.referencedSlots == [], sortsAsKernel(next, count: countIndex, c: cIndex) {
+            entries.append((key: "limit", value: limit))
         }
         return .map(entries)
     }
@@ -352,23 +342,34 @@ enum SocialPlanner {
     /// the projections between keep their order (a filter, DISTINCT, SKIP and LIMIT do too).
     /// Without a sort, the rows stream from the call to the result.
     static func kernelOrdered(_ grouped: inout BoundProjection, grouping: BoundProjection, next: inout BoundProjection?) {
-        guard let countIndex = grouping.items.firstIndex(where: { if case .aggregateResult(0) = $0.expression { true } else { false } }),
-              let cIndex = grouping.items.firstIndex(where: { if case .slot = $0.expression { true } else { false } }) else { return }
+        guard let (countIndex, cIndex) = groupingColumns(grouping) else { return }
         if !grouped.orderBy.isEmpty {
             // Another order: the rows after it are no longer in the kernel's.
             guard isKernelOrder(grouped.orderBy, count: countIndex, c: [cIndex]) else { return }
             grouped.orderBy = []
             grouped.sortSeesInput = false
         }
-        guard var after = next, !after.isAggregating, !after.orderBy.isEmpty else { return }
-        // As in `options`: the count and c as output columns of `after`, or c read from its input.
-        let countOutputs = after.items.indices.filter { if case .slot(countIndex) = after.items[$0].expression { true } else { false } }
-        var cSlots = after.items.indices.filter { if case .slot(cIndex) = after.items[$0].expression { true } else { false } }
-        if after.sortSeesInput { cSlots.append(after.items.count + cIndex) }
-        guard countOutputs.contains(where: { isKernelOrder(after.orderBy, count: $0, c: cSlots) }) else { return }
+        guard var after = next, !after.isAggregating, sortsAsKernel(after, count: countIndex, c: cIndex) else { return }
         after.orderBy = []
         after.sortSeesInput = false
         next = after
+    }
+
+    /// The grouping projection's output columns: which one is the count, which c.
+    static func groupingColumns(_ grouping: BoundProjection) -> (count: Int, c: Int)? {
+        guard let count = grouping.items.firstIndex(where: { if case .aggregateResult(0) = $0.expression { true } else { false } }),
+              let c = grouping.items.firstIndex(where: { if case .slot = $0.expression { true } else { false } }) else { return nil }
+        return (count, c)
+    }
+
+    /// Whether the projection after the grouping one sorts in the kernel's order: the count an
+    /// output column of it reading grouping column `count`, c one too (reading column `c`) or
+    /// read from its input after the outputs.
+    static func sortsAsKernel(_ after: BoundProjection, count: Int, c: Int) -> Bool {
+        let countOutputs = after.items.indices.filter { if case .slot(count) = after.items[$0].expression { true } else { false } }
+        var cSlots = after.items.indices.filter { if case .slot(c) = after.items[$0].expression { true } else { false } }
+        if after.sortSeesInput { cSlots.append(after.items.count + c) }
+        return countOutputs.contains { isKernelOrder(after.orderBy, count: $0, c: cSlots) }
     }
 
     /// ORDER BY `<count> DESC, id(<c>) ASC`: the order the kernel ranks in.
