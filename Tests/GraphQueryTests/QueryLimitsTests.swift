@@ -163,6 +163,33 @@ struct QueryLimitsTests {
         #expect(try engine.execute("UNWIND range(1, 10) AS i WITH i LIMIT 0 RETURN count(*)", on: store).rows == [[.integer(0)]])
     }
 
+    /// Rows after `WITH collect(x) AS xs UNWIND xs AS x` all carry the one list `xs`: a group or
+    /// a sorted row kept is charged for the list once, not for a copy of it each (2,000 rows of
+    /// a 2,000-element list would be charged 96 MB). Rows holding lists of their own still are.
+    @Test("rows sharing one collected list are charged for it once under the memory cap")
+    func sharedListChargedOnce() throws {
+        let engine = QueryEngine(configuration: QueryConfiguration(memoryLimit: 1 << 20))
+        let store = GraphStore.inMemory()
+        let grouped = try engine.execute("""
+            UNWIND range(1, 2000) AS i WITH collect(i) AS xs UNWIND xs AS x
+            WITH x, size(xs) AS n, count(*) AS c RETURN count(*) AS groups, sum(n) AS total, sum(c) AS rows
+            """, on: store)
+        #expect(grouped.rows == [[.integer(2000), .integer(4_000_000), .integer(2000)]])
+        let sorted = try engine.execute("""
+            UNWIND range(1, 2000) AS i WITH collect(i) AS xs UNWIND xs AS x
+            WITH x, xs ORDER BY x DESC WITH x, size(xs) AS n LIMIT 2 RETURN x, n
+            """, on: store)
+        #expect(sorted.rows == [[.integer(2000), .integer(2000)], [.integer(1999), .integer(2000)]])
+        // A list built per row (a literal; range() is charged where it is made) is its own.
+        let own = "[" + Array(repeating: "i", count: 40).joined(separator: ", ") + "]"
+        do {
+            _ = try engine.execute("UNWIND range(1, 2000) AS i WITH i, \(own) AS l WITH i, size(l) AS n, count(*) AS c RETURN count(*)", on: store)
+            Issue.record("rows with lists of their own: expected the memory cap to stop it")
+        } catch {
+            #expect(error.message.hasPrefix("Query's memory consumption exceeded capacity"))
+        }
+    }
+
     @Test("a variable-length walk deeper than the stack allows stops with an error, not a crash")
     func deepChain() throws {
         let store = GraphStore.inMemory()

@@ -95,6 +95,22 @@ struct IntegerKeySet {
         }
     }
 
+    /// Whether `key` is in the set.
+    func contains(_ key: UInt64) -> Bool {
+        if key == Self.empty { return holdsEmptyKey }
+        guard !slots.isEmpty else { return false }
+        let mask = slots.count - 1
+        return slots.withUnsafeBufferPointer { slots in
+            var i = Self.slot(of: key, seed: seed) & mask
+            while true {
+                let held = slots[i]
+                if held == key { return true }
+                if held == Self.empty { return false }
+                i = (i + 1) & mask
+            }
+        }
+    }
+
     @inline(__always)
     private static func slot(of key: UInt64, seed: UInt64) -> Int {
         var h = key ^ seed

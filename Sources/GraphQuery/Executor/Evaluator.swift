@@ -280,6 +280,7 @@ extension ExecutionContext {
             switch b {
             case .null: return .null
             case .list(let list):
+                if let answer = listMembership.contains(a, in: list) { return answer }
                 var sawNull = false
                 for element in list {
                     switch RuntimeValue.equals(a, element) {

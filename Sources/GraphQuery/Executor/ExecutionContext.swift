@@ -46,6 +46,8 @@ final class ExecutionContext {
     @exclusivity(unchecked) var recentPropertyKeys = RecentNames<PropertyKeyID>()
     /// What the run's social procedure calls share (SocialRunCache).
     @exclusivity(unchecked) var socialRun = SocialRunCache()
+    /// The long list `IN` tests last read, indexed once it is read again (ListMembership).
+    @exclusivity(unchecked) var listMembership = ListMembership()
     /// The procedure the run called last, by name: a call per row (a rewritten OPTIONAL MATCH)
     /// looks it up once instead of lower-casing and hashing its name every time.
     @exclusivity(unchecked) var recentProcedure: ResolvedProcedure?

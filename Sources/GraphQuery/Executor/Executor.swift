@@ -169,7 +169,7 @@ extension ExecutionContext {
     /// clauses are eager (a MATCH never sees the writes of its own query's later clauses), and
     /// sorting, grouping and DISTINCT need every row.
     func runBreaker(_ step: PlanStep, width: Int, rows: [Row]) throws(QueryError) -> [Row] {
-        for row in rows { try watchdog.charge(Watchdog.size(of: row)) }
+        for (i, row) in rows.enumerated() { try watchdog.charge(Watchdog.size(of: row, besides: i > 0 ? rows[i - 1] : nil)) }
         switch step {
         case .create(let create): return try self.create(create, rows: rows.map { Executor.padded($0, to: width) })
         case .projection(let projection): return try project(projection, rows: rows)
@@ -399,10 +399,11 @@ extension ExecutionContext {
                 try state.groups!.add(row, in: self)
                 return true
             }
-            try watchdog.charge(Watchdog.size(of: row))
             if state.collector != nil {
+                try watchdog.charge(Watchdog.size(of: row))
                 try collect(row, into: &state)
             } else {
+                try watchdog.charge(Watchdog.size(of: row, besides: output.last))
                 output.append(row)
             }
             return true

@@ -184,7 +184,7 @@ struct GroupAggregator {
             let found = table.group(for: key)
             g = found.index
             if found.isNew {
-                try context.watchdog.charge(Watchdog.size(of: row) + Watchdog.size(of: key))
+                try context.watchdog.charge(Watchdog.size(of: row, besides: inputs.last) + Watchdog.size(of: key))
                 inputs.append(row)
                 accumulators.append(contentsOf: fresh)
             }

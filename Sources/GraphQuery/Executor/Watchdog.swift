@@ -74,6 +74,24 @@ final class Watchdog {
         return total
     }
 
+    /// What keeping `row` adds when `earlier` is kept as well: a list in the same slot of both,
+    /// one buffer shared, is counted by `earlier` alone. Rows after `WITH collect(f) AS fs
+    /// UNWIND fs AS f` all carry `fs`; counting it whole for each kept row made keeping a row
+    /// cost as much as the list is long, and overstated what the rows hold.
+    static func size(of row: [RuntimeValue], besides earlier: [RuntimeValue]?) -> Int {
+        guard let earlier, earlier.count == row.count else { return size(of: row) }
+        var total = 16
+        for (value, other) in zip(row, earlier) {
+            if case .list(let list) = value, case .list(let kept) = other, list.count == kept.count,
+               list.withUnsafeBufferPointer({ a in kept.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }) {
+                total += 24
+            } else {
+                total += size(of: value)
+            }
+        }
+        return total
+    }
+
     static func size(of value: RuntimeValue) -> Int {
         switch value {
         case .string(let s): return 24 + s.utf8.count
