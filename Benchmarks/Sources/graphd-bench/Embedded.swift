@@ -16,7 +16,7 @@ enum EmbeddedCommand {
         "users": "sampled users for lookup/friends/connections (default 1000)",
         "others": "samples for mutual, relationships, audience, feed (default 200)",
         "ops": "operations (default all): " + Operation.allCases.map(\.rawValue).joined(separator: ","),
-        "forms": "forms (default kernel,procedure,cypher)",
+        "forms": "forms: kernel, procedure, cypher, falkordb (FalkorDB's phrasing, where the peers have one) (default kernel,procedure,cypher)",
         "throughput-forms": "forms of the throughput phase (default kernel,procedure; cypher too if asked)",
         "warmup": "untimed calls per phase first (default 30)",
         "passes": "timed passes over the sample (default 1: every sample once, mostly cold in cache); N > 1 runs one untimed pass over the whole sample first, as the C floor does (its figures: 5)",
@@ -31,7 +31,7 @@ enum EmbeddedCommand {
 
     static func run(_ options: Options, arguments: [String]) throws -> Bool {
         var ops: [Operation] = try options.list("ops", all: Operation.allCases)
-        let forms: [Form] = try options.list("forms", all: Form.allCases)
+        let forms: [Form] = try options.list("forms", all: Form.allCases, defaults: Form.graphd)
         let warmup = try options.int("warmup", default: 30)
         let budget = try options.double("budget", default: 60)
         let passes = try options.int("passes", default: 1)
@@ -75,7 +75,7 @@ enum EmbeddedCommand {
         let mix = try EmbeddedMix(store: store, engine: QueryEngine(), plan: plan)
         var scratch = TraversalScratch()
         for op in ops {
-            for form in forms {
+            for form in forms where form == .kernel || MixQueries.text(op, form) != nil {
                 let result = measure(mix, op, form, warmup: warmup, passes: passes, budget: budget, scratch: &scratch)
                 report.results.append(result)
                 if result.mismatches > 0 { report.passed = false }
@@ -92,6 +92,9 @@ enum EmbeddedCommand {
             : options.list("throughput-ops", all: Operation.allCases)
         let throughputForms: [Form] = try options.string("throughput-forms") == nil ? [.kernel, .procedure]
             : options.list("throughput-forms", all: Form.allCases)
+        if let form = throughputForms.first(where: { f in f != .kernel && throughputOps.contains { MixQueries.text($0, f) == nil } }) {
+            throw UsageError("--throughput-forms: \(form.rawValue) has no text for every one of --throughput-ops")
+        }
         let seconds = try options.double("throughput-seconds", default: 3)
         let withWriter = try options.yesNo("throughput-writer", default: true)
         let writerRate = try options.double("writer-rate", default: 5_000)

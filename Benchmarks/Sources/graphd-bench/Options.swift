@@ -55,8 +55,9 @@ struct Options {
         }
     }
 
-    func list<T: RawRepresentable>(_ name: String, all: [T]) throws -> [T] where T.RawValue == String {
-        guard let text = values[name] else { return all }
+    /// The comma-separated values of `--name`, each one of `all`; `defaults` (or `all`) without it.
+    func list<T: RawRepresentable>(_ name: String, all: [T], defaults: [T]? = nil) throws -> [T] where T.RawValue == String {
+        guard let text = values[name] else { return defaults ?? all }
         return try text.split(separator: ",").map { word in
             guard let v = T(rawValue: String(word)) else {
                 throw UsageError("--\(name): unknown '\(word)'; choose from " + all.map(\.rawValue).joined(separator: ","))

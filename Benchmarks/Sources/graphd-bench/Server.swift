@@ -22,7 +22,7 @@ enum ServerCommand {
         "clients": "client threads, a list: one run per count (default 1,16)",
         "duration": "seconds per operation and client count (default 5)",
         "ops": "read operations (default all)",
-        "form": "procedure | cypher (default procedure)",
+        "form": "procedure | cypher | falkordb: FalkorDB's phrasing, to drive a FalkorDB server (lookup, friends, connections, mutual, audience-count) (default procedure)",
         "write-ratio": "fraction of calls in the mixed phase that are writes, 0 skips the phase (default 0.1)",
         "rate": "open loop: target calls per second over all clients; 0 = closed loop (default 0)",
         "round-trip": "yes | no: before each client count's phases, time PING alone, the protocol's round trip, and show each read's p50 beyond it (default yes)",
@@ -40,9 +40,16 @@ enum ServerCommand {
         let duration = try options.double("duration", default: 5)
         let ops: [Operation] = try options.list("ops", all: Operation.allCases)
         guard let form = Form(rawValue: options.string("form", default: "procedure")), form != .kernel else {
-            throw UsageError("--form is procedure or cypher")
+            throw UsageError("--form is procedure, cypher or falkordb")
+        }
+        if let op = ops.first(where: { MixQueries.text($0, form) == nil }) {
+            throw UsageError("--form \(form.rawValue) has no text for \(op.rawValue); choose --ops from "
+                             + Operation.allCases.filter { MixQueries.text($0, form) != nil }.map(\.rawValue).joined(separator: ","))
         }
         let writeRatio = try options.double("write-ratio", default: 0.1)
+        if form == .falkordb && writeRatio > 0 {
+            throw UsageError("--form falkordb reads only (its writes are graphd's procedures): add --write-ratio 0")
+        }
         let rate = try options.double("rate", default: 0)
         let roundTrip = try options.yesNo("round-trip", default: true)
         let redisPort = try options.int("redis-port")

@@ -35,14 +35,34 @@ enum Form: String, CaseIterable, Codable, Sendable {
     case procedure
     /// Plain Cypher through QueryEngine (what the planner must recognise).
     case cypher
+    /// FalkorDB's own phrasing, the fastest correct Cypher it runs (Benchmarks/peers/bench_peers.py
+    /// sends the same texts): to drive a FalkorDB server with this harness (`server --form
+    /// falkordb`), or graphd with the peer's texts. Only the questions the peers answer have one.
+    case falkordb
+
+    /// graphd's own forms: what a run measures unless told otherwise.
+    static let graphd: [Form] = [.kernel, .procedure, .cypher]
 }
 
-/// The query texts (procedure and Cypher forms); parameters are `$uid`, `$a`/`$b`, `$viewer`/`$users`, `$eid`.
+/// The query texts (procedure, Cypher and FalkorDB forms); parameters are `$uid`, `$a`/`$b`, `$viewer`/`$users`, `$eid`.
 enum MixQueries {
     static func text(_ op: Operation, _ form: Form) -> String? {
         switch (op, form) {
         case (_, .kernel): return nil
         case (.lookup, _): return "MATCH (u:User {id: $uid}) RETURN u.name, u.username"
+        case (.friends, .falkordb): return "MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) RETURN f.id"
+        case (.connections, .falkordb):
+            // FalkorDB 4.22 folds an anonymous middle hop and returns wrong counts, and naming it is
+            // 16–25× slower (../shared/peers/RESULTS.md): this collect form is its fastest correct one.
+            return "MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) WITH u, collect(f) AS fs "
+                + "UNWIND fs AS f MATCH (f)-[:FRIEND]-(c:User) WHERE c <> u AND NOT c IN fs "
+                + "RETURN c.id AS id, count(*) AS mutual ORDER BY mutual DESC, id ASC LIMIT 50"
+        case (.mutual, .falkordb): return "MATCH (a:User {id: $a})-[:FRIEND]-(m:User)-[:FRIEND]-(b:User {id: $b}) RETURN m.id"
+        case (.audienceCount, .falkordb):
+            return "MATCH (h:User)-[:HOSTS]->(e:Event {id: $eid}) OPTIONAL MATCH (i:User)-[:INVITED|ATTENDING]->(e) "
+                + "WITH h, collect(i.id) AS inv MATCH (h)-[:FRIEND*1..2]-(x:User) "
+                + "WHERE x.id <> h.id AND NOT x.id IN inv RETURN count(DISTINCT x)"
+        case (.relationships, .falkordb), (.audience, .falkordb), (.feed, .falkordb): return nil
         case (.friends, .procedure): return "CALL social.friends($uid, {}) YIELD friend RETURN friend.id"
         case (.friends, .cypher): return "MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) RETURN f.id"
         case (.connections, .procedure):
