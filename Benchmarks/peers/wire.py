@@ -43,6 +43,8 @@ import bench_peers
 
 CHECK_IDS = 100
 
+# FalkorDB reads redis-benchmark's zero-padded `__rand_int__` as octal: it gets the id as a string.
+FALKOR_ID = "CYPHER s='__rand_int__' WITH toInteger($s) AS uid "
 # What each server is sent by redis-benchmark; `__rand_int__` is the random user.
 TEXTS = {
     "graphd": {
@@ -54,14 +56,12 @@ TEXTS = {
                              "WHERE c <> u AND NOT (u)-[:FRIEND]-(c) WITH c, count(DISTINCT f) AS mutual "
                              "RETURN c.id AS id, mutual ORDER BY mutual DESC, id(c) LIMIT 50",
     },
+    # bench_peers.py's FalkorDB texts, the id read from a string; the lookup returns the name
+    # alone, as graphd's does.
     "falkordb": {
-        "lookup": "CYPHER s='__rand_int__' WITH toInteger($s) AS uid MATCH (u:User {id: uid}) RETURN u.name",
-        "friends": "CYPHER s='__rand_int__' WITH toInteger($s) AS uid MATCH (u:User {id: uid})-[:FRIEND]-(f:User) "
-                   "RETURN f.id",
-        "connections": "CYPHER s='__rand_int__' WITH toInteger($s) AS uid "
-                       "MATCH (u:User {id: uid})-[:FRIEND]-(f:User) WITH u, collect(f) AS fs "
-                       "UNWIND fs AS f MATCH (f)-[:FRIEND]-(c:User) WHERE c <> u AND NOT c IN fs "
-                       "RETURN c.id AS id, count(*) AS mutual ORDER BY mutual DESC, id ASC LIMIT 50",
+        "lookup": FALKOR_ID + "MATCH (u:User {id: uid}) RETURN u.name",
+        "friends": FALKOR_ID + bench_peers.Q["falkordb"]["friends"].replace("$uid", "uid"),
+        "connections": FALKOR_ID + bench_peers.Q["falkordb"]["connections"].replace("$uid", "uid"),
     },
 }
 TITLES = {"ping": "PING", "lookup": "point lookup by id", "friends": "friends",
