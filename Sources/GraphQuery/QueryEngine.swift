@@ -60,7 +60,8 @@ public final class QueryEngine: Sendable {
         let started = clock.now
         let header = try ParameterHeader.split(text)
         let (mode, body) = QueryEngine.splitPrefix(header.body)
-        let (plan, cached) = try compile(body, forRun: mode != .explain)
+        let (compiled, cached) = try compile(body, forRun: mode != .explain)
+        let plan = compiled.plan
         if mode == .explain {
             var result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription().map { [.string($0)] },
                                      hasResultSet: true)
@@ -68,7 +69,7 @@ public final class QueryEngine: Sendable {
             return result
         }
         let profiler = mode == .profile ? Profiler(steps: plan.steps.count) : nil
-        var result = try run(plan, on: store, header: header, parameters: parameters, readOnly: readOnly,
+        var result = try run(compiled, on: store, header: header, parameters: parameters, readOnly: readOnly,
                              timeout: timeout, profiler: profiler, cancellation: cancellation, started: started)
         if let profiler {
             result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription(profile: profiler).map { [.string($0)] },
@@ -94,9 +95,9 @@ public final class QueryEngine: Sendable {
         let (mode, body) = QueryEngine.splitPrefix(header.body)
         guard mode == .run else { return nil }
         // Planned, not yet run: a text declined here must not report its first run as cached.
-        let (plan, cached) = try compile(body, forRun: false)
-        if plan.isUpdating && !readOnly { return nil }
-        guard mayAnswerQuickly(plan) else { return nil }
+        let (compiled, cached) = try compile(body, forRun: false)
+        if compiled.plan.isUpdating && !readOnly { return nil }
+        guard compiled.answersQuickly else { return nil }
         let strikes = slowBodies.withLock { bodies -> Int in
             guard !bodies.isEmpty, let record = bodies[body] else { return 0 }  // usually empty: no hashing
             guard record.strikes >= QueryEngine.strikesOut else { return record.strikes }
@@ -115,7 +116,7 @@ public final class QueryEngine: Sendable {
                                 budget: budget, now: running)
         var result: QueryResult
         do {
-            result = try run(plan, on: store, header: header, parameters: [:], readOnly: readOnly,
+            result = try run(compiled, on: store, header: header, parameters: [:], readOnly: readOnly,
                              configuration: configuration, watchdog: watchdog, profiler: nil, tryLock: true)
         } catch {
             if watchdog.ranOutOfBudget { strike(body, by: 1); return nil }
@@ -139,8 +140,8 @@ public final class QueryEngine: Sendable {
     public func writes(_ text: String) -> Bool {
         guard let header = try? ParameterHeader.split(text) else { return false }
         let (mode, body) = QueryEngine.splitPrefix(header.body)
-        guard mode != .explain, let (plan, _) = try? compile(body, forRun: false) else { return false }
-        return plan.isUpdating
+        guard mode != .explain, let (compiled, _) = try? compile(body, forRun: false) else { return false }
+        return compiled.plan.isUpdating
     }
 
     /// False for plans with a step the budget cannot interrupt: a procedure whose signature
@@ -194,8 +195,8 @@ public final class QueryEngine: Sendable {
     /// (GRAPH.EXPLAIN). Nothing runs; `store` is not read (plans do not depend on the data).
     public func explain(_ text: String, on store: GraphStore) throws(QueryError) -> [String] {
         let header = try ParameterHeader.split(text)
-        let (plan, _) = try compile(QueryEngine.splitPrefix(header.body).body, forRun: false)
-        return plan.treeDescription()
+        let (compiled, _) = try compile(QueryEngine.splitPrefix(header.body).body, forRun: false)
+        return compiled.plan.treeDescription()
     }
 
     /// Runs `text` and returns its operator tree with `Records produced` and `Execution time`
@@ -203,9 +204,10 @@ public final class QueryEngine: Sendable {
     public func profile(_ text: String, on store: GraphStore, parameters: [String: Value] = [:],
                         timeout: Duration? = nil) throws(QueryError) -> [String] {
         let header = try ParameterHeader.split(text)
-        let (plan, _) = try compile(QueryEngine.splitPrefix(header.body).body, forRun: true)
+        let (compiled, _) = try compile(QueryEngine.splitPrefix(header.body).body, forRun: true)
+        let plan = compiled.plan
         let profiler = Profiler(steps: plan.steps.count)
-        _ = try run(plan, on: store, header: header, parameters: parameters, readOnly: false, timeout: timeout,
+        _ = try run(compiled, on: store, header: header, parameters: parameters, readOnly: false, timeout: timeout,
                     profiler: profiler)
         return plan.treeDescription(profile: profiler)
     }
@@ -236,40 +238,40 @@ public final class QueryEngine: Sendable {
         }
     }
 
-    private func run(_ plan: LogicalPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
+    private func run(_ compiled: CompiledPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
                      readOnly: Bool, timeout: Duration?, profiler: Profiler?,
                      cancellation: QueryCancellation? = nil, started: ContinuousClock.Instant = .now) throws(QueryError) -> QueryResult {
         let configuration = self.configuration
         let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
                                 cancellation: cancellation, now: started)
-        return try run(plan, on: store, header: header, parameters: parameters, readOnly: readOnly,
+        return try run(compiled, on: store, header: header, parameters: parameters, readOnly: readOnly,
                        configuration: configuration, watchdog: watchdog, profiler: profiler)
     }
 
-    private func run(_ plan: LogicalPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
+    private func run(_ compiled: CompiledPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
                      readOnly: Bool, configuration: QueryConfiguration, watchdog: Watchdog, profiler: Profiler?,
                      tryLock: Bool = false) throws(QueryError) -> QueryResult {
-        if readOnly && plan.isUpdating {
+        if readOnly && compiled.plan.isUpdating {
             throw QueryError(.semantic, "graph.RO_QUERY is to be executed only on read-only queries")
         }
-        var bound: [String: RuntimeValue] = [:]
-        for (name, value) in header.parameters { bound[name] = RuntimeValue(value) }
+        var bound = header.parameters
         for (name, value) in parameters { bound[name] = RuntimeValue(value) }
-        if !plan.parameterNames.isSubset(of: bound.keys) {
+        if !compiled.plan.parameterNames.isSubset(of: bound.keys) {
             throw QueryError(.semantic, "Missing parameters")
         }
-        let registry = procedures
         do {
-            if plan.isUpdating {
+            if compiled.plan.isUpdating {
                 return try store.write { graph in
-                    try Executor.run(plan, graph: &graph, parameters: bound, registry: registry, watchdog: watchdog,
+                    try Executor.run(compiled.plan, graph: &graph, parameters: bound, registry: procedures, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
                                      importDirectory: configuration.importDirectory)
                 }
             } else {
                 // In place: a read-only plan changes nothing, and a copy would retain every buffer.
-                let body = { (graph: UnsafeMutablePointer<Graph>) throws -> QueryResult in
-                    try Executor.run(plan, graphStorage: graph, parameters: bound, registry: registry, watchdog: watchdog,
+                // A local function, not a closure in a constant: that one was allocated, with
+                // a copy of the plan, on every run.
+                func body(_ graph: UnsafeMutablePointer<Graph>) throws -> QueryResult {
+                    try Executor.run(compiled.plan, graphStorage: graph, parameters: bound, registry: procedures, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
                                      importDirectory: configuration.importDirectory)
                 }
@@ -298,31 +300,46 @@ public final class QueryEngine: Sendable {
         var body: String
     }
 
+    /// A plan as the cache holds it: in a box, because a plan is a dozen arrays and sets, and
+    /// copying one out of the cache for every run retained and released each of them (a tenth
+    /// of a point lookup's time over the wire).
+    final class CompiledPlan: Sendable {
+        let plan: LogicalPlan
+        /// No step the quick path's budget cannot interrupt (`mayAnswerQuickly`), decided once.
+        let answersQuickly: Bool
+
+        init(_ plan: LogicalPlan, answersQuickly: Bool) {
+            self.plan = plan
+            self.answersQuickly = answersQuickly
+        }
+    }
+
     /// A cached plan, and whether a run has used it: planning a text to see whether it writes
     /// (the server does, to pick a thread) or to EXPLAIN it caches the plan but runs nothing.
     struct CachedPlan {
-        var plan: LogicalPlan
+        var compiled: CompiledPlan
         var hasRun: Bool
     }
 
     /// The plan for a query body, from the cache when present, and whether an earlier run used
     /// that plan (the reply's `Cached execution: 1`). `forRun`: the plan is about to run, so a
     /// later run reuses a plan that has run.
-    func compile(_ body: String, forRun: Bool) throws(QueryError) -> (LogicalPlan, Bool) {
+    func compile(_ body: String, forRun: Bool) throws(QueryError) -> (CompiledPlan, Bool) {
         let key = PlanKey(thread: UInt(pthread_self()), body: body)
         let hit = cache.withLock { plans -> CachedPlan? in
             guard let entry = plans[key] else { return nil }
             if forRun && !entry.hasRun { plans[key]?.hasRun = true }
             return entry
         }
-        if let hit { return (hit.plan, hit.hasRun) }
+        if let hit { return (hit.compiled, hit.hasRun) }
         let query = try Parser.parse(body)
         let bound = try Binder.bind(query, registry: procedures)
         let plan = SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(bound)
+        let compiled = CompiledPlan(plan, answersQuickly: mayAnswerQuickly(plan))
         cache.withLock { plans in
             if plans.count >= cacheCapacity { plans.removeAll(keepingCapacity: true) }
-            plans[key] = CachedPlan(plan: plan, hasRun: forRun)
+            plans[key] = CachedPlan(compiled: compiled, hasRun: forRun)
         }
-        return (plan, false)
+        return (compiled, false)
     }
 }

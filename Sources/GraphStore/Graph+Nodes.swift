@@ -81,7 +81,11 @@ extension Graph {
     /// The lowest node with `label` whose `key` equals `value` (the one node, under a unique
     /// constraint), without building a list when an index answers.
     public func firstNodeID(withLabel label: LabelID, key: PropertyKeyID, equalTo value: Value) -> NodeID? {
-        if let i = indexPosition(label: label, key: key) { return propertyIndexes[i].firstNode(equalTo: value) }
+        if let i = indexPosition(label: label, key: key) {
+            // Through the buffer: `propertyIndexes[i].firstNode` copied the index (a retain and
+            // release of each of its tables) on every point lookup.
+            return propertyIndexes.withUnsafeBufferPointer { $0[i].firstNode(equalTo: value) }
+        }
         return nodeIDs(withLabel: label, key: key, equalTo: value).first
     }
 }

@@ -155,8 +155,8 @@ struct PropertyIndex: Sendable, Equatable {
     func firstNode(equalTo value: Value) -> NodeID? {
         guard let key = IndexKey(value) else { return nil }
         var first: NodeID?
-        if case .integer(let i) = key, let integers {
-            first = integers.uniqueNode(holding: i)  // the index is unique: one holder at most
+        if case .integer(let i) = key {
+            first = integers?.uniqueNode(holding: i)  // the index is unique: one holder at most
         }
         if !entries.isEmpty, let postings = entries[key], let n = postings.nodes.first, first == nil || n < first! { first = n }
         return first

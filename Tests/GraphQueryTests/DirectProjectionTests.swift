@@ -25,7 +25,7 @@ struct DirectProjectionTests {
 
     /// Whether the plan of `text` runs its last MATCH through the projection after it.
     func isFused(_ engine: QueryEngine, _ text: String) throws -> Bool {
-        let (plan, _) = try engine.compile(text, forRun: false)
+        let plan = try engine.compile(text, forRun: false).0.plan
         guard let i = plan.steps.lastIndex(where: { if case .match = $0.step { true } else { false } }) else { return false }
         return i + 2 == plan.steps.count && plan.stepBoxes[i].directProjection != nil
     }
@@ -33,7 +33,7 @@ struct DirectProjectionTests {
     /// Whether the plan of `text` runs its last MATCH through the projection after it, with more
     /// steps after that projection.
     func isFusedBeforeMore(_ engine: QueryEngine, _ text: String) throws -> Bool {
-        let (plan, _) = try engine.compile(text, forRun: false)
+        let plan = try engine.compile(text, forRun: false).0.plan
         guard let i = plan.steps.lastIndex(where: { if case .match = $0.step { true } else { false } }) else { return false }
         return i + 2 < plan.steps.count && plan.stepBoxes[i].directProjection != nil
     }
@@ -98,7 +98,7 @@ struct DirectProjectionTests {
         for text in ["MATCH (u:User {id: 5})-[:FRIEND]-(f) RETURN f.id ORDER BY f.id",
                      "MATCH (u:User {id: 5})-[:FRIEND]-(f) RETURN count(f)",
                      "MATCH (u:User {id: 5})-[:FRIEND]-(f) WITH f WHERE f.id > 3 RETURN f.id"] {
-            let (plan, _) = try engine.compile(text, forRun: false)
+            let plan = try engine.compile(text, forRun: false).0.plan
             #expect(plan.stepBoxes.allSatisfy { $0.directProjection == nil }, "\(text)")
         }
         let sorted = try engine.execute("MATCH (u:User {id: 5})-[:FRIEND]-(f) RETURN f.id ORDER BY f.id", on: store).rows

@@ -82,7 +82,7 @@ enum ScenarioLoader {
             }
             if line.hasPrefix("-PARAMS") {
                 let header = (try? ParameterHeader.split("CYPHER " + line.dropFirst(7) + " RETURN 1"))
-                pendingParameters = header?.parameters ?? ["__unparsable_params__": .string(line)]
+                pendingParameters = header?.parameters.compactMapValues(\.storable) ?? ["__unparsable_params__": .string(line)]
                 continue
             }
             if line == "-READONLY" { pendingReadOnly = true; continue }

@@ -343,7 +343,7 @@ import GraphStore
         #expect(try rows(engine, store, "CALL social.connections([], {}) YIELD user RETURN user").isEmpty)
         // The documented form's sort restates the kernel's order: no sort in the plan. Another order keeps its sort.
         func sorts(_ text: String) throws -> Bool {
-            try engine.compile(text, forRun: false).0.steps.contains { step in
+            try engine.compile(text, forRun: false).0.plan.steps.contains { step in
                 if case .projection(let p) = step.step { !p.orderBy.isEmpty } else { false }
             }
         }

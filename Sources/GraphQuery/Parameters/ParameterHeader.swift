@@ -8,7 +8,9 @@ import GraphStore
 struct ParameterHeader {
     /// The query text after the header (the whole text when there is none).
     var body: String
-    var parameters: [String: Value]
+    /// Already in the executor's form: a point lookup's run then binds them without a second
+    /// dictionary.
+    var parameters: [String: RuntimeValue]
 
     /// Splits `text`. Header values differ from body literals in two ways, as in FalkorDB:
     /// integers are always decimal (`089` is 89) and clamp to Int64.max instead of failing,
@@ -28,7 +30,7 @@ struct ParameterHeader {
             return ParameterHeader(body: text, parameters: [:])
         }
         var parser = HeaderValueParser(lexer: lexer)
-        var parameters: [String: Value] = [:]
+        var parameters: [String: RuntimeValue] = [:]
         while true {
             let name = try? parser.peekToken()
             let equals = try? parser.peekToken(1)
@@ -46,7 +48,7 @@ struct ParameterHeader {
                 // FalkorDB's reply is a plain error, not a located syntax error.
                 throw QueryError(.semantic, "Failed to parse query parameter '\(name.text)' value")
             }
-            parameters[name.text] = value
+            parameters[name.text] = RuntimeValue(value)
         }
     }
 }
@@ -63,7 +65,7 @@ extension ParameterHeader {
             // Not CYPHER first (a comment, say): the lexer's path decides.
             guard var i = Lexer.endOfLeadingWord("CYPHER", in: bytes), i < n, Lexer.isBlank(bytes[i]) else { return nil }
             func skipBlanks() { while i < n, Lexer.isBlank(bytes[i]) { i += 1 } }
-            var parameters: [String: Value] = [:]
+            var parameters: [String: RuntimeValue] = [:]
             while true {
                 skipBlanks()
                 let nameStart = i
