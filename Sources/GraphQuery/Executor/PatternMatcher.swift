@@ -114,8 +114,15 @@ extension ExecutionContext {
             case .either: [.outgoing, .incoming]
             }
             // Both ends bound (ExpandInto): only the entries naming the far node, found by
-            // binary search in the sorted list, instead of the whole list.
-            let boundEnd: NodeID? = if toIsBound, case .node(let end) = row[to] { end } else { nil }
+            // binary search in the sorted list, instead of the whole list. So too when the
+            // far node is new but pinned by a unique index (`-(b:User {id: $b})`, see pinnedEnd).
+            var boundEnd: NodeID? = if toIsBound, case .node(let end) = row[to] { end } else { nil }
+            if !toIsBound, index + 1 < operators.count,
+               case .nodeFilter(let slot, let labels, let properties) = operators[index + 1], slot == to,
+               let pinned = pinnedEnd(labels, properties, besides: (to, relationshipSlot), row) {
+                guard let end = pinned else { return true }  // no node holds the value
+                boundEnd = end
+            }
             // A label-only filter on the far node right after (`-(f:User)`) is checked here, with
             // its label ids resolved once, instead of one more level of recursion per neighbour.
             var next = index + 1
@@ -157,6 +164,35 @@ extension ExecutionContext {
             }
         }
         return true
+    }
+
+    /// The one node a far-node filter `(b:Label {key: value, …})` can accept, when the graph
+    /// has a unique index on one of its labels and keys and the value is an integer or a string:
+    /// `.some(nil)` when no node holds it, nil when the filter pins nothing (no such index,
+    /// another value, a value reading `besides`). The expansion then looks for that node in its
+    /// list by binary search; the filter still runs on it, so the rows are those of a walk
+    /// of the whole list: FalkorDB's mutual-friends text costs a search per middle friend
+    /// instead of a walk of each middle friend's friends.
+    func pinnedEnd(_ labels: [String], _ properties: [(key: String, value: Expression)], besides: (Int, Int),
+                   _ row: Row) -> NodeID?? {
+        guard !labels.isEmpty else { return nil }
+        for (key, expression) in properties {
+            guard let slots = expression.referencedSlots, !slots.contains(besides.0), !slots.contains(besides.1) else { continue }
+            guard let keyID = propertyKeyID(key) else { return nil }
+            for label in labels {
+                guard let labelID = labelID(label),
+                      withGraph({ $0.isUniquelyIndexed(label: labelID, key: keyID) }) else { continue }
+                // An error is the filter's to raise, on the walk (only if there is a neighbour).
+                let stored: Value
+                switch try? evaluate(expression, row) {
+                case .integer(let i): stored = .integer(i)
+                case .string(let s): stored = .string(s)
+                default: return nil  // nulls, floats, lists: the filter decides, on the walk
+                }
+                return .some(withGraph { $0.firstNodeID(withLabel: labelID, key: keyID, equalTo: stored) })
+            }
+        }
+        return nil
     }
 
     /// The relationship of entry `position` of `node`'s `list` (of `type`), looked up once.
