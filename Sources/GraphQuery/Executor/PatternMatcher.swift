@@ -62,7 +62,7 @@ extension ExecutionContext {
             guard try propertiesMatch(properties, of: row[slot], row) else { return true }
             return try match(operators, index + 1, &row, emit)
         case .variableExpand(let from, let relationshipSlot, let to, let types, let direction, let toIsBound,
-                             let min, let max, let properties, let exclude):
+                             let min, let max, let properties, let exclude, let binds):
             guard case .node(let start) = row[from] else { return true }
             if toIsBound, !row[to].isNode { return true }
             var excluded: Set<RelationshipID> = []
@@ -74,7 +74,7 @@ extension ExecutionContext {
             }
             let typeIDs = typeIDs(types)
             var path: [Relationship] = []
-            return try walk(from: start, depth: 0, path: &path, row: &row, settings: (relationshipSlot, to, typeIDs, direction, toIsBound, min, max, properties, excluded)) { (r: inout Row) throws(QueryError) -> Bool in
+            return try walk(from: start, depth: 0, path: &path, row: &row, settings: (relationshipSlot, to, typeIDs, direction, toIsBound, min, max, properties, excluded, binds)) { (r: inout Row) throws(QueryError) -> Bool in
                 try match(operators, index + 1, &r, emit)
             }
         case .filter(let predicate):
@@ -305,7 +305,7 @@ extension ExecutionContext {
 
     typealias WalkSettings = (relationship: Int, to: Int, types: [RelationshipTypeID], direction: PatternDirection,
                               toIsBound: Bool, min: Int, max: Int?, properties: [(key: String, value: Expression)],
-                              excluded: Set<RelationshipID>)
+                              excluded: Set<RelationshipID>, bindsRelationships: Bool)
 
     /// Depth-first over paths from `node`: emits each path of an allowed length, never using a
     /// relationship twice in one path (openCypher's relationship isomorphism).
@@ -318,7 +318,7 @@ extension ExecutionContext {
         }
         if depth >= settings.min, !settings.toIsBound || row[settings.to] == .node(node) {
             let savedTo = row[settings.to]
-            row[settings.relationship] = .list(path.map { .relationship($0) })
+            row[settings.relationship] = settings.bindsRelationships ? .list(path.map { .relationship($0) }) : .null
             row[settings.to] = .node(node)
             let going = try next(&row)
             row[settings.to] = savedTo

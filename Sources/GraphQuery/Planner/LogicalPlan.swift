@@ -26,9 +26,12 @@ indirect enum PatternOperator: Sendable {
     case relationshipFilter(slot: Int, properties: [(key: String, value: Expression)])
     /// A variable-length expansion from `from`: `relationship` receives the list of relationships
     /// walked (no relationship twice: openCypher's uniqueness), `to` the end node; every matching
-    /// relationship must have `properties`.
+    /// relationship must have `properties`. `bindsRelationships` false: nothing reads the list
+    /// (anonymous, not in a path, no later uniqueness check), so the slot gets null instead of
+    /// a list built for every path.
     case variableExpand(from: Int, relationship: Int, to: Int, types: [String], direction: PatternDirection,
-                        toIsBound: Bool, min: Int, max: Int?, properties: [(key: String, value: Expression)], exclude: [Int])
+                        toIsBound: Bool, min: Int, max: Int?, properties: [(key: String, value: Expression)], exclude: [Int],
+                        bindsRelationships: Bool)
     /// `from` and `to` are both bound and the relationship is not needed: a binary search of
     /// `from`'s sorted adjacency (what `NOT (a)-[:FRIEND]-(b)` becomes), not a walk.
     case adjacencyCheck(from: Int, to: Int, types: [String], direction: PatternDirection)

@@ -87,7 +87,7 @@ extension LogicalPlan {
             let typeText = types.isEmpty ? "" : ":" + types.joined(separator: "|")
             let (left, right) = arrow(direction)
             return "\(toIsBound ? "ExpandInto" : "Expand") \(n(from)) \(left)[\(n(rel))\(typeText)]\(right) \(n(to))"
-        case .variableExpand(let from, let rel, let to, let types, let direction, let toIsBound, let min, let max, _, _):
+        case .variableExpand(let from, let rel, let to, let types, let direction, let toIsBound, let min, let max, _, _, _):
             let typeText = types.isEmpty ? "" : ":" + types.joined(separator: "|")
             let (left, right) = arrow(direction)
             return "\(toIsBound ? "VarLengthExpandInto" : "VarLengthExpand") \(n(from)) \(left)[\(n(rel))\(typeText)*\(min)..\(max.map(String.init) ?? "")]\(right) \(n(to))"

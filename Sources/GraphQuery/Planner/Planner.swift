@@ -94,7 +94,8 @@ enum Planner {
                     operators.append(.variableExpand(from: from.slot, relationship: relationship.slot, to: to.slot,
                                                      types: relationship.types, direction: direction,
                                                      toIsBound: bound.contains(to.slot), min: length.min, max: length.max,
-                                                     properties: relationship.properties, exclude: relationshipsOfClause))
+                                                     properties: relationship.properties, exclude: relationshipsOfClause,
+                                                     bindsRelationships: relationship.isNamed || pattern.pathSlot != nil))
                     if !to.labels.isEmpty || !to.properties.isEmpty {
                         operators.append(.nodeFilter(slot: to.slot, labels: to.labels, properties: to.properties))
                     }
@@ -132,7 +133,7 @@ enum Planner {
         var compared = Set<Int>()
         for op in operators {
             switch op {
-            case .expand(_, _, _, _, _, _, _, let exclude, _), .variableExpand(_, _, _, _, _, _, _, _, _, let exclude):
+            case .expand(_, _, _, _, _, _, _, let exclude, _), .variableExpand(_, _, _, _, _, _, _, _, _, let exclude, _):
                 compared.formUnion(exclude)
             default: break
             }
@@ -142,6 +143,12 @@ enum Planner {
                compared.contains(r) {
                 return .expand(from: from, relationship: r, to: to, types: types, direction: direction, toIsBound: toIsBound,
                                relationshipIsBound: isBound, exclude: exclude, bindsRelationship: true)
+            }
+            if case .variableExpand(let from, let r, let to, let types, let direction, let toIsBound, let min, let max,
+                                    let properties, let exclude, false) = op, compared.contains(r) {
+                return .variableExpand(from: from, relationship: r, to: to, types: types, direction: direction,
+                                       toIsBound: toIsBound, min: min, max: max, properties: properties, exclude: exclude,
+                                       bindsRelationships: true)
             }
             return op
         }
