@@ -62,6 +62,7 @@ struct PointLookupTests {
         ("MATCH (u:User {id: 2.0}) RETURN u.name", [:]),
         ("MATCH (u:Admin {id: 4}) RETURN u.name", [:]),
         ("MATCH (t:Tag {name: $n}) RETURN t.n", ["n": .string("x")]),
+        ("MATCH (t:Tag {name: $n}) RETURN t.n, t.missingKey, t.name, t", ["n": .string("x")]),
         ("MATCH (t:Tag {name: 'y'}) RETURN t", [:]),
         ("MATCH (i:Item {x: 1}) RETURN i.x", [:]),
         ("MATCH (i:Item {x: $x}) RETURN i", ["x": .double(1)]),

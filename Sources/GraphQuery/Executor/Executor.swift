@@ -214,6 +214,12 @@ struct ResultCollector {
         result.endRow()
     }
 
+    /// A row written cell by cell (`beginRow`, `appendCell` for each of `width` cells,
+    /// `endRow`), by a caller that reads its values straight from the graph (PointLookup).
+    mutating func beginRow() throws(QueryError) { try checkLimit() }
+    mutating func appendCell(_ cell: ResultValue) { result.appendCell(cell) }
+    mutating func endRow() { result.endRow() }
+
     /// `append(_:in:)` for the executor, which holds the graph by pointer: scalar cells (ids,
     /// counts, names: most of what social queries return) are converted without the graph.
     /// Passing `graph.pointee` on for every cell made the optimizer copy the whole `Graph`

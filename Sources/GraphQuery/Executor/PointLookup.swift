@@ -61,34 +61,52 @@ struct PointLookup: Sendable {
         try watchdog.tick()
         if let stored = try storedValue(parameters), let labelID = graph.labelID(named: label),
            let keyID = graph.propertyKeyID(named: key) {
-            let keys = columns.map { $0.flatMap { graph.propertyKeyID(named: $0) } }
-            var row: Row = []
-            row.reserveCapacity(columns.count)
-            func emit(_ node: NodeID) throws(QueryError) {
-                row.removeAll(keepingCapacity: true)
-                for (column, key) in zip(columns, keys) {
-                    if column == nil {
-                        row.append(.node(node))
-                    } else if let key {
-                        row.append(RuntimeValue(graph.property(key, of: node)))
-                    } else {
-                        row.append(.null)  // a key no node has
-                    }
+            // The columns' keys, resolved once when several nodes may come; for the one node of
+            // a unique index, as its cells are written (no array for them, nor for a row: the
+            // cells go straight into the result).
+            let unique = graph.isUniquelyIndexed(label: labelID, key: keyID)
+            let keys = unique ? [] : columns.map { $0.flatMap { graph.propertyKeyID(named: $0) } }
+            if unique {
+                if let node = graph.firstNodeID(withLabel: labelID, key: keyID, equalTo: stored) {
+                    try emit(node, keys: keys, into: &collector, graph: &graph)
                 }
-                try collector.append(row, in: graph)
-            }
-            if graph.isUniquelyIndexed(label: labelID, key: keyID) {
-                if let node = graph.firstNodeID(withLabel: labelID, key: keyID, equalTo: stored) { try emit(node) }
             } else {
                 for node in graph.nodeIDs(withLabel: labelID, key: keyID, equalTo: stored) {
                     try watchdog.tick()
-                    try emit(node)
+                    try emit(node, keys: keys, into: &collector, graph: &graph)
                 }
             }
         }
         var result = collector.result
         result.hasResultSet = true
         return result
+    }
+
+    /// The node's row, written cell by cell into the result; `keys` are the columns' keys,
+    /// or empty to resolve them here. A method with the graph `inout`, not a closure over it:
+    /// through a capture, the graph was copied whole (two dozen references retained and
+    /// released) for every row.
+    private func emit(_ node: NodeID, keys: [PropertyKeyID?], into collector: inout ResultCollector,
+                      graph: inout Graph) throws(QueryError) {
+        try collector.beginRow()
+        for (i, column) in columns.enumerated() {
+            guard let column else {
+                collector.appendCell(PointLookup.cell(.node(node), &graph))
+                continue
+            }
+            if let key = keys.isEmpty ? graph.propertyKeyID(named: column) : keys[i] {
+                collector.appendCell(PointLookup.cell(RuntimeValue(graph.property(key, of: node)), &graph))
+            } else {
+                collector.appendCell(.null)  // a key no node has
+            }
+        }
+        collector.endRow()
+    }
+
+    /// A cell's result value. The graph comes `inout` (it is only read): borrowed, it was
+    /// copied first (as ResultCollector's `entity` explains).
+    private static func cell(_ value: RuntimeValue, _ graph: inout Graph) -> ResultValue {
+        ResultValue(scalar: value) ?? ResultValue(value, in: graph)
     }
 
     /// The value to look for as stored, or nil when nothing can equal it (null, a node).
