@@ -61,18 +61,17 @@ public final class QueryEngine: Sendable {
         let header = try ParameterHeader.split(text)
         let (mode, body) = QueryEngine.splitPrefix(header.body)
         let (compiled, cached) = try compile(body, forRun: mode != .explain)
-        let plan = compiled.plan
         if mode == .explain {
-            var result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription().map { [.string($0)] },
+            var result = QueryResult(columns: ["QUERY PLAN"], rows: compiled.plan.treeDescription().map { [.string($0)] },
                                      hasResultSet: true)
             result.statistics.cachedExecution = cached
             return result
         }
-        let profiler = mode == .profile ? Profiler(steps: plan.steps.count) : nil
+        let profiler = mode == .profile ? Profiler(steps: compiled.plan.steps.count) : nil
         var result = try run(compiled, on: store, header: header, parameters: parameters, readOnly: readOnly,
                              timeout: timeout, profiler: profiler, cancellation: cancellation, started: started)
         if let profiler {
-            result = QueryResult(columns: ["QUERY PLAN"], rows: plan.treeDescription(profile: profiler).map { [.string($0)] },
+            result = QueryResult(columns: ["QUERY PLAN"], rows: compiled.plan.treeDescription(profile: profiler).map { [.string($0)] },
                                  hasResultSet: true, statistics: result.statistics)
         }
         result.statistics.cachedExecution = cached
@@ -205,11 +204,10 @@ public final class QueryEngine: Sendable {
                         timeout: Duration? = nil) throws(QueryError) -> [String] {
         let header = try ParameterHeader.split(text)
         let (compiled, _) = try compile(QueryEngine.splitPrefix(header.body).body, forRun: true)
-        let plan = compiled.plan
-        let profiler = Profiler(steps: plan.steps.count)
+        let profiler = Profiler(steps: compiled.plan.steps.count)
         _ = try run(compiled, on: store, header: header, parameters: parameters, readOnly: false, timeout: timeout,
                     profiler: profiler)
-        return plan.treeDescription(profile: profiler)
+        return compiled.plan.treeDescription(profile: profiler)
     }
 
     enum Mode { case run, explain, profile }
