@@ -34,13 +34,31 @@ enum CompactResultSetReply {
         // `[type, value]` a cell: four bytes more than the verbose form's.
         reply.reserveCapacity(adding: ResultSetReply.estimatedSize(of: result) + 4 * result.cells.count)
         reply.arrayHeader(result.rowCount)
-        let cells = result.cells
-        for i in 0..<result.rowCount {
-            let range = result.cellRange(ofRow: i)
-            reply.arrayHeader(range.count)
-            for j in range { writeValue(cells[j], into: &reply) }
-        }
+        ResultSetReply.writeRows(result, into: &reply, scalarBound: scalarBound, writeScalar: writeScalar,
+                                 writeCell: { writeValue($0, into: &$1) })
         ResultSetReply.writeStatistics(result.statistics, into: &reply)
+    }
+
+    /// The most bytes `writeScalar` writes for `value` (`[type, value]`), or nil when it is not
+    /// a scalar it writes.
+    @inline(__always)
+    static func scalarBound(_ value: ResultValue) -> Int? {
+        ResultSetReply.scalarBound(value).map { 2 * RESPBatchWriter.headerBound + $0 }
+    }
+
+    /// `[type, value]` for a scalar, as `writeValue` writes it.
+    @inline(__always)
+    static func writeScalar(_ value: ResultValue, into writer: inout RESPBatchWriter) {
+        writer.arrayHeader(2)
+        switch value {
+        case .null: writer.integer(ValueType.null.rawValue)
+        case .string: writer.integer(ValueType.string.rawValue)
+        case .integer: writer.integer(ValueType.integer.rawValue)
+        case .bool: writer.integer(ValueType.boolean.rawValue)
+        case .double, .list, .map, .node, .relationship, .path:
+            preconditionFailure("CompactResultSetReply.writeScalar: not a scalar (scalarBound said nil)")
+        }
+        ResultSetReply.writeScalar(value, into: &writer)
     }
 
     /// `[type, value]` for any value.

@@ -19,13 +19,78 @@ enum ResultSetReply {
         for column in result.columns { reply.bulkString(column) }
         reply.reserveCapacity(adding: estimatedSize(of: result))
         reply.arrayHeader(result.rowCount)
-        let cells = result.cells
-        for i in 0..<result.rowCount {
-            let range = result.cellRange(ofRow: i)
-            reply.arrayHeader(range.count)
-            for j in range { writeCell(cells[j], into: &reply) }
-        }
+        writeRows(result, into: &reply, scalarBound: scalarBound, writeScalar: writeScalar,
+                  writeCell: { writeCell($0, into: &$1) })
         writeStatistics(result.statistics, into: &reply)
+    }
+
+    /// The most bytes a batch holds (`writeRows`): a bound on what it reserves past the reply.
+    static let batchBytes = 1 << 16
+
+    /// Writes `result`'s rows, each `*n` and its cells. Runs of rows whose cells are all scalars
+    /// (`scalarBound` not nil) go through `RESPBatchWriter` batches of up to `batchBytes`; any
+    /// other row is written value by value with `writeCell`. The verbose and compact forms
+    /// differ only in the three functions.
+    @inline(__always)
+    static func writeRows(_ result: QueryResult, into reply: inout RESPEncoder,
+                          scalarBound: (ResultValue) -> Int?,
+                          writeScalar: (ResultValue, inout RESPBatchWriter) -> Void,
+                          writeCell: (ResultValue, inout RESPEncoder) -> Void) {
+        let cells = result.cells
+        let rowCount = result.rowCount
+        var row = 0
+        while row < rowCount {
+            var end = row, bound = 0
+            scan: while end < rowCount && bound < batchBytes {
+                var rowBound = RESPBatchWriter.headerBound
+                for j in result.cellRange(ofRow: end) {
+                    guard let cellBound = scalarBound(cells[j]) else { break scan }
+                    rowBound &+= cellBound
+                }
+                bound &+= rowBound
+                end &+= 1
+            }
+            if end > row {
+                reply.writeBatch(bound: bound) { writer in
+                    for i in row..<end {
+                        let range = result.cellRange(ofRow: i)
+                        writer.arrayHeader(range.count)
+                        for j in range { writeScalar(cells[j], &writer) }
+                    }
+                }
+                row = end
+            } else {
+                let range = result.cellRange(ofRow: row)
+                reply.arrayHeader(range.count)
+                for j in range { writeCell(cells[j], &reply) }
+                row &+= 1
+            }
+        }
+    }
+
+    /// The most bytes `writeScalar` writes for `value`, or nil when it is not a scalar it writes.
+    @inline(__always)
+    static func scalarBound(_ value: ResultValue) -> Int? {
+        switch value {
+        case .null: RESPBatchWriter.nullBound
+        case .integer: RESPBatchWriter.headerBound
+        case .bool: RESPBatchWriter.bulkStringBound("false")
+        case .string(let s): RESPBatchWriter.bulkStringBound(s)
+        case .double, .list, .map, .node, .relationship, .path: nil
+        }
+    }
+
+    /// A scalar cell, as `writeCell` writes it.
+    @inline(__always)
+    static func writeScalar(_ value: ResultValue, into writer: inout RESPBatchWriter) {
+        switch value {
+        case .null: writer.null()
+        case .integer(let n): writer.integer(n)
+        case .bool(let b): writer.bulkString(b ? "true" : "false")
+        case .string(let s): writer.bulkString(s)
+        case .double, .list, .map, .node, .relationship, .path:
+            preconditionFailure("ResultSetReply.writeScalar: not a scalar (scalarBound said nil)")
+        }
     }
 
     /// A guess at a result set's reply size, for reserving it up front: a row header and

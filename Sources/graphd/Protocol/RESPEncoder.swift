@@ -103,6 +103,20 @@ struct RESPEncoder: Sendable {
         appendHeader(UInt8(ascii: "*"), Int64(count))
     }
 
+    /// Runs `body` with a pointer to `maximum` uninitialised bytes after the reply's end; the
+    /// first n of them, n being what `body` returns, become part of the reply
+    /// (`RESPBatchWriter` writes through it).
+    mutating func appendUninitialized(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        guard maximum > 0 else { return }
+        bytes.append(addingCapacity: maximum) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                let written = body(buffer.baseAddress!)
+                precondition(written >= 0 && written <= buffer.count, "RESPEncoder: wrote past the bytes reserved")
+                initialized = written
+            }
+        }
+    }
+
     /// Appends bytes already encoded in this encoder's dialect.
     mutating func appendRaw<C: Collection>(_ encoded: C) where C.Element == UInt8 {
         bytes.append(contentsOf: encoded)
