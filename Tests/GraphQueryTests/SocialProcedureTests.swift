@@ -191,6 +191,60 @@ import GraphStore
         }
     }
 
+    /// A fused call's rows go straight into the result (ExecutionContext.collectDirectly), and
+    /// count as the general path's do: against the result-row limit, the memory cap and a LIMIT.
+    @Test func aFusedCallCountsAgainstTheResultAndMemoryLimits() throws {
+        let (store, engine) = try Self.socialStore()
+        let busiest = try rows(engine, store, """
+            UNWIND range(0, 39) AS u CALL social.friends(u, null) YIELD friend
+            WITH u, count(friend) AS n RETURN u, n ORDER BY n DESC, u LIMIT 1
+            """)
+        guard case .integer(let user) = busiest[0][0], case .integer(let n) = busiest[0][1] else {
+            Issue.record("no busiest user: \(busiest)")
+            return
+        }
+        #expect(n > 4)
+        let shape = "CALL social.friends($u, null) YIELD friend, since {where} RETURN friend.id, since, 'tag' AS tag, $p AS p"
+        let parameters: [String: Value] = ["u": .integer(user), "p": .string("a parameter")]
+        /// The smallest memory cap `text` runs under, found by bisection.
+        func smallestMemoryCap(_ text: String) throws -> Int {
+            var (low, high) = (0, 1 << 20)  // fails at low, runs at high
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                engine.configuration.memoryLimit = middle
+                do {
+                    _ = try rows(engine, store, text, parameters)
+                    high = middle
+                } catch let error as QueryError {
+                    #expect(error.message.hasPrefix("Query's memory consumption exceeded capacity"), "\(error.message)")
+                    low = middle
+                }
+            }
+            engine.configuration.memoryLimit = nil
+            return high
+        }
+        let fused = shape.replacingOccurrences(of: "{where}", with: "")
+        let general = shape.replacingOccurrences(of: "{where}", with: "WHERE true")
+        // The same rows, and the same memory charged for them.
+        #expect(try rows(engine, store, fused, parameters) == rows(engine, store, general, parameters))
+        let fusedCap = try smallestMemoryCap(fused)
+        #expect(fusedCap == (try smallestMemoryCap(general)))
+        #expect(fusedCap > Int(n) * 4 * 24, "the rows' cells are charged")
+        // The result-row limit: n rows are allowed at n, not at n - 1.
+        for text in [fused, general] {
+            engine.configuration.resultRowLimit = Int(n)
+            #expect(try rows(engine, store, text, parameters).count == Int(n))
+            engine.configuration.resultRowLimit = Int(n) - 1
+            #expect(throws: QueryError.self) { try rows(engine, store, text, parameters) }
+        }
+        engine.configuration.resultRowLimit = nil
+        // A LIMIT stops the call's rows where it says, including at the last row and past it.
+        for limit in [1, Int(n) - 1, Int(n), Int(n) + 1] {
+            let limited = try rows(engine, store, fused + " LIMIT \(limit)", parameters)
+            #expect(limited == Array(try rows(engine, store, general, parameters).prefix(limit)))
+        }
+    }
+
     @Test func canViewFiltersInWhere() throws {
         let (store, engine) = try Self.socialStore()
         let withFunction = try rows(engine, store, "MATCH (u:User) WHERE social.canView(3, u) RETURN u.id ORDER BY u.id")

@@ -73,12 +73,27 @@ struct DirectProjection: Sendable {
 /// (StepProgress.projector holds it between them).
 struct DirectProjector {
     let direct: DirectProjection
-    let keys: [PropertyKeyID?]
+    /// What each item reads, by item: switched on for every row, where switching on the item
+    /// itself copied its payload (an expression, a key's string) and released it after.
+    let reads: [DirectRead]
     var cells: Row
     /// No row projected yet: the `input` items are still to be evaluated.
     var first = true
     /// The end of the projection's stretch: its rows go on through the steps up to there.
     var end = 0
+}
+
+/// What an item of a direct projection reads (DirectProjection.Item), its property key
+/// resolved: nothing to retain when it is copied.
+enum DirectRead {
+    /// The item's expression over the input row, kept in the projector's cells.
+    case input
+    /// A column of the step's rows.
+    case column(Int)
+    /// A property of a column; `key` is nil when the graph has no such key.
+    case property(column: Int, key: PropertyKeyID?)
+    /// An expression over the whole row.
+    case general
 }
 
 extension ExecutionContext {
@@ -91,11 +106,15 @@ extension ExecutionContext {
             p.end = end
             return p
         }
-        var keys = [PropertyKeyID?](repeating: nil, count: direct.items.count)
-        for i in direct.items.indices {
-            if case .property(_, let key) = direct.items[i] { keys[i] = propertyKeyID(key) }
+        let reads = direct.items.map { item -> DirectRead in
+            switch item {
+            case .input: .input
+            case .column(let c): .column(c)
+            case .property(let c, let key): .property(column: c, key: propertyKeyID(key))
+            case .general: .general
+            }
         }
-        return DirectProjector(direct: direct, keys: keys, cells: Row(repeating: .null, count: direct.items.count), end: end)
+        return DirectProjector(direct: direct, reads: reads, cells: Row(repeating: .null, count: direct.items.count), end: end)
     }
 
     /// Projects one row found by the step before projection `index` and hands it on through the
@@ -111,19 +130,14 @@ extension ExecutionContext {
             state.progress[index].skip = remaining - 1
             return true
         }
-        let items = p.direct.items
-        for i in items.indices {
-            switch items[i] {
-            case .input(let expression): if p.first { p.cells[i] = try evaluate(expression, input) }
-            case .general(let expression): p.cells[i] = try evaluate(expression, general)
+        for i in p.reads.indices {
+            switch p.reads[i] {
+            case .input:
+                if p.first, case .input(let expression) = p.direct.items[i] { p.cells[i] = try evaluate(expression, input) }
+            case .general:
+                if case .general(let expression) = p.direct.items[i] { p.cells[i] = try evaluate(expression, general) }
             case .column(let c): p.cells[i] = column(c)
-            case .property(let c, let key):
-                let value = column(c)
-                if case .node(let node) = value {
-                    p.cells[i] = p.keys[i].map { id in RuntimeValue(property(id, of: node)) } ?? .null
-                } else {
-                    p.cells[i] = try property(key, of: value)
-                }
+            case .property(let c, let key): p.cells[i] = try directProperty(p, item: i, of: column(c), key: key)
             }
         }
         p.first = false
@@ -132,6 +146,15 @@ extension ExecutionContext {
         // or the stretch's output). A step there that keeps the row copies the cells first.
         guard try push(p.cells, index + 1, p.end, &state, &output) else { return false }
         return going
+    }
+
+    /// The property item `i` of `p` reads, of `owner`: a node's through its resolved `key`,
+    /// anything else's by the key's name (a relationship's, a map's; an error for other values).
+    @inline(__always)
+    func directProperty(_ p: DirectProjector, item i: Int, of owner: RuntimeValue, key: PropertyKeyID?) throws(QueryError) -> RuntimeValue {
+        if case .node(let node) = owner { return key.map { id in RuntimeValue(property(id, of: node)) } ?? .null }
+        guard case .property(_, let name) = p.direct.items[i] else { return .null }
+        return try property(name, of: owner)
     }
 
     /// A MATCH step and the projection after it (`direct`), the stretch ending at `end`: each match's

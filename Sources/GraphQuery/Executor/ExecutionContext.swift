@@ -109,6 +109,13 @@ final class ExecutionContext {
         try state.collector!.append(row, graph: graphStorage)
     }
 
+    /// Appends one cell of a row begun with `ResultCollector.beginRow` to `collector` (the
+    /// stream's, taken out), as `collect` appends each of a row's.
+    @inline(__always)
+    func collectCell(_ value: RuntimeValue, into collector: inout ResultCollector) {
+        collector.appendCell(value, graph: graphStorage)
+    }
+
     /// Maps a store error to the query layer's: constraint violations keep their category.
     static func queryError(_ error: GraphError) -> QueryError {
         QueryError(error.kind == .constraintViolation ? .constraint : .runtime, error.message)

@@ -226,10 +226,14 @@ struct ResultCollector {
     /// (264 bytes, two dozen references retained and released) for every row.
     mutating func append(_ row: Row, graph: UnsafeMutablePointer<Graph>) throws(QueryError) {
         try checkLimit()
-        for i in 0..<Swift.min(width, row.count) {
-            result.appendCell(ResultValue(scalar: row[i]) ?? Self.entity(row[i], &graph.pointee))
-        }
+        for i in 0..<Swift.min(width, row.count) { appendCell(row[i], graph: graph) }
         result.endRow()
+    }
+
+    /// One cell of a row begun with `beginRow`, converted as `append(_:graph:)` converts it.
+    @inline(__always)
+    mutating func appendCell(_ value: RuntimeValue, graph: UnsafeMutablePointer<Graph>) {
+        result.appendCell(ResultValue(scalar: value) ?? Self.entity(value, &graph.pointee))
     }
 
     /// A node's, relationship's, path's or collection's result. The graph comes `inout` (it is
@@ -238,10 +242,17 @@ struct ResultCollector {
         ResultValue(value, in: graph)
     }
 
+    /// Throws when the result already holds `limit` rows. Inlined and reading the two fields
+    /// alone: called as a method, it was handed a copy of the whole collector (161 bytes) on
+    /// every row.
+    @inline(__always)
     private func checkLimit() throws(QueryError) {
-        if let limit, result.rowCount >= limit {
-            throw QueryError(.runtime, "Query result has more than \(limit) row\(limit == 1 ? "" : "s"), the result-row limit")
-        }
+        if let limit, result.rowCount >= limit { throw Self.limitExceeded(limit) }
+    }
+
+    @inline(never)
+    private static func limitExceeded(_ limit: Int) -> QueryError {
+        QueryError(.runtime, "Query result has more than \(limit) row\(limit == 1 ? "" : "s"), the result-row limit")
     }
 
     /// Room for `rows` more rows (at most the limit's), when a step knows how many it will hand

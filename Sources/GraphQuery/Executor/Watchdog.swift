@@ -67,9 +67,12 @@ final class Watchdog {
         try tick()
     }
 
+    /// What a row costs besides its values (`size(of:)`).
+    static let rowOverhead = 16
+
     /// A rough size of a row: 24 bytes a slot plus the payload of strings and collections.
     static func size(of row: [RuntimeValue]) -> Int {
-        var total = 16
+        var total = rowOverhead
         for value in row { total += size(of: value) }
         return total
     }
@@ -80,7 +83,7 @@ final class Watchdog {
     /// cost as much as the list is long, and overstated what the rows hold.
     static func size(of row: [RuntimeValue], besides earlier: [RuntimeValue]?) -> Int {
         guard let earlier, earlier.count == row.count else { return size(of: row) }
-        var total = 16
+        var total = rowOverhead
         for (value, other) in zip(row, earlier) {
             if case .list(let list) = value, case .list(let kept) = other, list.count == kept.count,
                list.withUnsafeBufferPointer({ a in kept.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }) {
@@ -92,13 +95,22 @@ final class Watchdog {
         return total
     }
 
+    /// Inlined for the scalars every row holds; collections are sized out of line.
+    @inline(__always)
     static func size(of value: RuntimeValue) -> Int {
         switch value {
         case .string(let s): return 24 + s.utf8.count
+        case .list, .map: return collectionSize(of: value)
+        default: return 24
+        }
+    }
+
+    private static func collectionSize(of value: RuntimeValue) -> Int {
+        switch value {
         case .list(let l): return 32 + l.reduce(0) { $0 + size(of: $1) }
         case .map(let keys, let values):
             return 48 + keys.reduce(0) { $0 + 16 + $1.utf8.count } + values.reduce(0) { $0 + size(of: $1) }
-        default: return 24
+        default: return size(of: value)
         }
     }
 }
