@@ -35,32 +35,28 @@ private func expectSame(_ written: [UInt8], _ expected: [UInt8], sourceLocation:
 /// The value-by-value replies the batched writers must equal.
 private enum Reference {
     static func verbose(_ result: QueryResult, _ version: ProtocolVersion) -> [UInt8] {
-        var encoder = RESPEncoder(protocolVersion: version)
-        encoder.arrayHeader(3)
-        encoder.arrayHeader(result.columns.count)
-        for column in result.columns { encoder.bulkString(column) }
-        encoder.arrayHeader(result.rowCount)
-        for i in 0..<result.rowCount {
-            encoder.arrayHeader(result.row(i).count)
-            for cell in result.row(i) { ResultSetReply.writeCell(cell, into: &encoder) }
-        }
-        ResultSetReply.writeStatistics(result.statistics, into: &encoder)
-        return encoder.bytes
+        reply(result, version, column: { $1.bulkString($0) }, cell: { ResultSetReply.writeCell($0, into: &$1) })
     }
 
     static func compact(_ result: QueryResult, _ version: ProtocolVersion) -> [UInt8] {
+        reply(result, version, column: { name, encoder in
+            encoder.arrayHeader(2)
+            encoder.integer(CompactResultSetReply.scalarColumn)
+            encoder.bulkString(name)
+        }, cell: { CompactResultSetReply.writeValue($0, into: &$1) })
+    }
+
+    /// `[header, rows, statistics]`, every value written on its own.
+    private static func reply(_ result: QueryResult, _ version: ProtocolVersion, column: (String, inout RESPEncoder) -> Void,
+                              cell: (ResultValue, inout RESPEncoder) -> Void) -> [UInt8] {
         var encoder = RESPEncoder(protocolVersion: version)
         encoder.arrayHeader(3)
         encoder.arrayHeader(result.columns.count)
-        for column in result.columns {
-            encoder.arrayHeader(2)
-            encoder.integer(CompactResultSetReply.scalarColumn)
-            encoder.bulkString(column)
-        }
+        for name in result.columns { column(name, &encoder) }
         encoder.arrayHeader(result.rowCount)
         for i in 0..<result.rowCount {
             encoder.arrayHeader(result.row(i).count)
-            for cell in result.row(i) { CompactResultSetReply.writeValue(cell, into: &encoder) }
+            for value in result.row(i) { cell(value, &encoder) }
         }
         ResultSetReply.writeStatistics(result.statistics, into: &encoder)
         return encoder.bytes
