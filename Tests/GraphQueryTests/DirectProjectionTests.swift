@@ -105,6 +105,43 @@ struct DirectProjectionTests {
         #expect(sorted == [2, 3, 4, 6, 7, 8].map { [.integer($0)] })
     }
 
+    /// A fused match's rows go straight into the result when nothing lies between (collectRow),
+    /// and count as the general path's do: against the memory cap, the result-row limit and a
+    /// LIMIT, for a match and for an optional match that finds nothing.
+    @Test("a fused match's rows count against the memory cap, the result-row limit and LIMIT")
+    func fusedRowsCountAgainstTheLimits() throws {
+        let (store, engine) = try Self.store()
+        let shapes = [
+            ("MATCH (u:User {id: $u})-[r:FRIEND]-(f) {with} RETURN f.id, r.since, 'tag' AS tag, $p AS p, f.name", "WITH u, r, f"),
+            ("MATCH (u:User {id: $u}) OPTIONAL MATCH (u)-[:FRIEND]->(f) {with} RETURN u.id, f.id, $p AS p", "WITH u, f"),
+        ]
+        for (shape, with) in shapes {
+            let fused = shape.replacingOccurrences(of: " {with}", with: "")
+            let general = shape.replacingOccurrences(of: "{with}", with: with + " WHERE true")
+            #expect(try isFused(engine, fused), "\(fused) is not fused")
+            for user in [5, 28] {
+                let parameters: [String: Value] = ["u": .integer(Int64(user)), "p": .string("a parameter")]
+                let rows = try engine.execute(general, on: store, parameters: parameters).rows
+                #expect(try engine.execute(fused, on: store, parameters: parameters).rows == rows)
+                let fusedCap = try smallestMemoryCap(engine, store, fused, parameters)
+                #expect(fusedCap == (try smallestMemoryCap(engine, store, general, parameters)), "\(fused) for \(user)")
+                #expect(fusedCap > rows.count * 3 * 24, "the rows' cells are charged")
+                for text in [fused, general] {
+                    engine.configuration.resultRowLimit = rows.count
+                    #expect(try engine.execute(text, on: store, parameters: parameters).rows.count == rows.count)
+                    guard rows.count > 0 else { continue }
+                    engine.configuration.resultRowLimit = rows.count - 1
+                    #expect(throws: QueryError.self) { try engine.execute(text, on: store, parameters: parameters) }
+                }
+                engine.configuration.resultRowLimit = nil
+                for limit in Set([1, rows.count - 1, rows.count, rows.count + 1]) where limit > 0 {
+                    let limited = try engine.execute(fused + " LIMIT \(limit)", on: store, parameters: parameters).rows
+                    #expect(limited == Array(rows.prefix(limit)), "\(fused) LIMIT \(limit) for \(user)")
+                }
+            }
+        }
+    }
+
     /// An error in a projected expression surfaces from the fused step as from the general one;
     /// a user with no friends projects nothing, so nothing fails.
     @Test("an error in a projected item is thrown; no rows, no evaluation")

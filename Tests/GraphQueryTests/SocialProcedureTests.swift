@@ -206,29 +206,12 @@ import GraphStore
         #expect(n > 4)
         let shape = "CALL social.friends($u, null) YIELD friend, since {where} RETURN friend.id, since, 'tag' AS tag, $p AS p"
         let parameters: [String: Value] = ["u": .integer(user), "p": .string("a parameter")]
-        /// The smallest memory cap `text` runs under, found by bisection.
-        func smallestMemoryCap(_ text: String) throws -> Int {
-            var (low, high) = (0, 1 << 20)  // fails at low, runs at high
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                engine.configuration.memoryLimit = middle
-                do {
-                    _ = try rows(engine, store, text, parameters)
-                    high = middle
-                } catch let error as QueryError {
-                    #expect(error.message.hasPrefix("Query's memory consumption exceeded capacity"), "\(error.message)")
-                    low = middle
-                }
-            }
-            engine.configuration.memoryLimit = nil
-            return high
-        }
         let fused = shape.replacingOccurrences(of: "{where}", with: "")
         let general = shape.replacingOccurrences(of: "{where}", with: "WHERE true")
         // The same rows, and the same memory charged for them.
         #expect(try rows(engine, store, fused, parameters) == rows(engine, store, general, parameters))
-        let fusedCap = try smallestMemoryCap(fused)
-        #expect(fusedCap == (try smallestMemoryCap(general)))
+        let fusedCap = try smallestMemoryCap(engine, store, fused, parameters)
+        #expect(fusedCap == (try smallestMemoryCap(engine, store, general, parameters)))
         #expect(fusedCap > Int(n) * 4 * 24, "the rows' cells are charged")
         // The result-row limit: n rows are allowed at n, not at n - 1.
         for text in [fused, general] {

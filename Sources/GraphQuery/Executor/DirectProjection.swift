@@ -148,6 +148,54 @@ extension ExecutionContext {
         return going
     }
 
+    /// Whether projection `index`'s rows may go straight into the result (`collectRow`): it ends
+    /// the plan's last stretch, and has nothing to skip, no DISTINCT and no item needing the
+    /// whole row.
+    @inline(__always)
+    func collectsDirectly(_ direct: DirectProjection, projection index: Int, end: Int, _ state: inout StreamState) -> Bool {
+        index + 1 == end && state.collector != nil && state.groups == nil && !direct.needsRow && !direct.isDistinct
+            && (state.progress[index].skip ?? 0) == 0
+    }
+
+    /// `project` and `push` for a row going straight into the result (`collectsDirectly`): the
+    /// row's cells, read through `p`'s reads from the row `column` reads, are written into
+    /// `collector` (the stream's, taken out by the caller) as they are read, with no projected
+    /// row kept and pushed on. The same cells, LIMIT, result-row limit and memory charge;
+    /// returns false when the LIMIT is reached.
+    @inline(__always)
+    func collectRow(_ p: inout DirectProjector, input: Row, column: (Int) -> RuntimeValue, projection index: Int,
+                    into collector: inout ResultCollector, _ state: inout StreamState) throws(QueryError) -> Bool {
+        if p.first {
+            // The input items, with the first row projected, as `project` evaluates them: a
+            // step that finds nothing evaluates nothing.
+            for i in p.reads.indices {
+                if case .input(let expression) = p.direct.items[i] { p.cells[i] = try evaluate(expression, input) }
+            }
+            p.first = false
+        }
+        try collector.beginRow()
+        let cellCount = Swift.min(p.reads.count, collector.width)
+        var bytes = Watchdog.rowOverhead
+        for i in p.reads.indices {
+            let value: RuntimeValue
+            switch p.reads[i] {
+            case .input: value = p.cells[i]
+            case .column(let c): value = column(c)
+            case .property(let c, let key): value = try directProperty(p, item: i, of: column(c), key: key)
+            case .general: preconditionFailure("collectRow: an item needing the whole row (needsRow said no)")
+            }
+            bytes &+= Watchdog.size(of: value)
+            if i < cellCount { collectCell(value, into: &collector) }
+        }
+        collector.endRow()
+        try watchdog.charge(bytes)
+        if let remaining = state.progress[index].limit {
+            state.progress[index].limit = remaining - 1
+            return remaining > 1
+        }
+        return true
+    }
+
     /// The property item `i` of `p` reads, of `owner`: a node's through its resolved `key`,
     /// anything else's by the key's name (a relationship's, a map's; an error for other values).
     @inline(__always)
@@ -170,6 +218,12 @@ extension ExecutionContext {
         // optional so that it goes back by a swap: a copy retained and released its buffers.
         var p: DirectProjector?
         defer { if p != nil { swap(&p, &state.progress[index].projector) } }
+        // Rows going straight into the result are written into it (collectRow), the collector
+        // taken out of the stream's state for the match.
+        // (Not an optional: each access through one moved the collector.)
+        let straight = collectsDirectly(direct, projection: index, end: end, &state)
+        var collector = straight ? state.collector.take()! : ResultCollector(width: 0, limit: nil)
+        defer { if straight { state.collector = collector } }
         var matched = false
         // As in runStep: the closures capture `self` unowned(unsafe) and nothing else by value
         // (a captured reference is retained and released at every level of the match, per row).
@@ -180,18 +234,25 @@ extension ExecutionContext {
                 if try evaluate(predicate, found) != .bool(true) { return true }
                 matched = true
                 if p == nil { p = projector(state.steps[index - 1].directProjection!, projection: index, end: end, &state) }
+                if straight {
+                    return try collectRow(&p!, input: found, column: { found[$0] }, projection: index, into: &collector, &state)
+                }
                 return try project(&p!, input: found, general: found, column: { found[$0] }, projection: index, &state, &output)
             }
         } else {
             going = try match(operators, 0, &row) { [unowned(unsafe) self] (found: Row) throws(QueryError) -> Bool in
                 matched = true
                 if p == nil { p = projector(state.steps[index - 1].directProjection!, projection: index, end: end, &state) }
+                if straight {
+                    return try collectRow(&p!, input: found, column: { found[$0] }, projection: index, into: &collector, &state)
+                }
                 return try project(&p!, input: found, general: found, column: { found[$0] }, projection: index, &state, &output)
             }
         }
         if going, !matched, isOptional {
             for slot in introduced { row[slot] = .null }
             if p == nil { p = projector(direct, projection: index, end: end, &state) }
+            if straight { return try collectRow(&p!, input: row, column: { row[$0] }, projection: index, into: &collector, &state) }
             return try project(&p!, input: row, general: row, column: { row[$0] }, projection: index, &state, &output)
         }
         return going

@@ -141,7 +141,7 @@ extension ExecutionContext {
         if index + 1 == end, state.collector != nil, state.groups == nil {
             let rows = Swift.max(0, outputs.count - (state.progress[index].skip ?? 0))
             state.collector!.reserve(rows: Swift.min(rows, state.progress[index].limit ?? Int.max))
-            if !direct.needsRow, !direct.isDistinct, (state.progress[index].skip ?? 0) == 0 {
+            if collectsDirectly(direct, projection: index, end: end, &state) {
                 return try collectDirectly(outputs, &p!, input: row, projection: index, &state)
             }
         }
@@ -156,50 +156,20 @@ extension ExecutionContext {
         return true
     }
 
-    /// `callThroughProjection` for rows going straight into the result with nothing to skip,
-    /// no DISTINCT and no item needing the whole row (`CALL social.friends(…) YIELD friend
-    /// RETURN friend.id`): each row's cells are read from the procedure's rows and written into
-    /// the result as they are read (ResultCollector.beginRow, appendCell, endRow), with no
-    /// projected row kept and pushed on. Same cells, LIMIT, result-row limit, deadline and
-    /// memory charge as `project` and `push`; returns false when the LIMIT is reached.
+    /// `callThroughProjection` for rows going straight into the result (`collectsDirectly`):
+    /// each of the procedure's rows is written into it cell by cell (`collectRow`).
     @inline(__always)
     private func collectDirectly(_ outputs: ProcedureRows, _ p: inout DirectProjector, input: Row, projection index: Int,
                                  _ state: inout StreamState) throws(QueryError) -> Bool {
         let width = outputs.width
-        // The collector is written row after row: taken out of the stream's state for the
-        // call, it is a plain variable, where each access through the optional moved it.
+        // Taken out of the stream's state for the call: a plain variable, where each access
+        // through the optional moved the collector.
         var collector = state.collector.take()!
         defer { state.collector = collector }
-        let cellCount = Swift.min(p.reads.count, collector.width)
         for r in 0..<outputs.count {
             try watchdog.tick()
-            if p.first {
-                // The input items, with the first row projected (as `project` does): a call
-                // that returns nothing evaluates nothing.
-                for i in p.reads.indices {
-                    if case .input(let expression) = p.direct.items[i] { p.cells[i] = try evaluate(expression, input) }
-                }
-                p.first = false
-            }
-            try collector.beginRow()
-            var bytes = Watchdog.rowOverhead
-            for i in p.reads.indices {
-                let value: RuntimeValue
-                switch p.reads[i] {
-                case .input: value = p.cells[i]
-                case .column(let c): value = c < width ? outputs[r, c] : .null
-                case .property(let c, let key): value = try directProperty(p, item: i, of: c < width ? outputs[r, c] : .null, key: key)
-                case .general: preconditionFailure("collectDirectly: an item needing the whole row (needsRow said no)")
-                }
-                bytes &+= Watchdog.size(of: value)
-                if i < cellCount { collectCell(value, into: &collector) }
-            }
-            collector.endRow()
-            try watchdog.charge(bytes)
-            if let remaining = state.progress[index].limit {
-                state.progress[index].limit = remaining - 1
-                if remaining <= 1 { return false }
-            }
+            guard try collectRow(&p, input: input, column: { c in c < width ? outputs[r, c] : .null }, projection: index,
+                                 into: &collector, &state) else { return false }
         }
         return true
     }
