@@ -134,7 +134,7 @@ struct DirectProjectionTests {
                     #expect(throws: QueryError.self) { try engine.execute(text, on: store, parameters: parameters) }
                 }
                 engine.configuration.resultRowLimit = nil
-                for limit in Set([1, rows.count - 1, rows.count, rows.count + 1]) where limit > 0 {
+                for limit in Set([0, 1, rows.count - 1, rows.count, rows.count + 1]) where limit >= 0 {
                     let limited = try engine.execute(fused + " LIMIT \(limit)", on: store, parameters: parameters).rows
                     #expect(limited == Array(rows.prefix(limit)), "\(fused) LIMIT \(limit) for \(user)")
                 }

@@ -221,8 +221,8 @@ import GraphStore
             #expect(throws: QueryError.self) { try rows(engine, store, text, parameters) }
         }
         engine.configuration.resultRowLimit = nil
-        // A LIMIT stops the call's rows where it says, including at the last row and past it.
-        for limit in [1, Int(n) - 1, Int(n), Int(n) + 1] {
+        // A LIMIT stops the call's rows where it says: before the first, at the last and past it.
+        for limit in [0, 1, Int(n) - 1, Int(n), Int(n) + 1] {
             let limited = try rows(engine, store, fused + " LIMIT \(limit)", parameters)
             #expect(limited == Array(try rows(engine, store, general, parameters).prefix(limit)))
         }
