@@ -50,14 +50,7 @@ enum CompactResultSetReply {
     @inline(__always)
     static func writeScalar(_ value: ResultValue, into writer: inout RESPBatchWriter) {
         writer.arrayHeader(2)
-        switch value {
-        case .null: writer.integer(ValueType.null.rawValue)
-        case .string: writer.integer(ValueType.string.rawValue)
-        case .integer: writer.integer(ValueType.integer.rawValue)
-        case .bool: writer.integer(ValueType.boolean.rawValue)
-        case .double, .list, .map, .node, .relationship, .path:
-            preconditionFailure("CompactResultSetReply.writeScalar: not a scalar (scalarBound said nil)")
-        }
+        writer.integer(valueType(of: value).rawValue)
         ResultSetReply.writeScalar(value, into: &writer)
     }
 
@@ -70,41 +63,27 @@ enum CompactResultSetReply {
     /// The two elements of `[type, value]` without the array header (a property entry
     /// puts its key id in front of them).
     static func writeTypeAndValue(_ value: ResultValue, into reply: inout RESPEncoder) {
+        reply.integer(valueType(of: value).rawValue)
         switch value {
-        case .null:
-            reply.integer(ValueType.null.rawValue)
-            reply.null()
-        case .string(let s):
-            reply.integer(ValueType.string.rawValue)
-            reply.bulkString(s)
-        case .integer(let n):
-            reply.integer(ValueType.integer.rawValue)
-            reply.integer(n)
-        case .bool(let b):
-            reply.integer(ValueType.boolean.rawValue)
-            reply.bulkString(b ? "true" : "false")
-        case .double(let d):
-            reply.integer(ValueType.double.rawValue)
-            reply.bulkString(NumberFormatting.shortest(d))
+        case .null: reply.null()
+        case .string(let s): reply.bulkString(s)
+        case .integer(let n): reply.integer(n)
+        case .bool(let b): reply.bulkString(b ? "true" : "false")
+        case .double(let d): reply.bulkString(NumberFormatting.shortest(d))
         case .list(let items):
-            reply.integer(ValueType.list.rawValue)
             reply.arrayHeader(items.count)
             for item in items { writeValue(item, into: &reply) }
         case .map(let entries):
-            reply.integer(ValueType.map.rawValue)
             reply.arrayHeader(entries.count * 2)
             for entry in entries {
                 reply.bulkString(entry.key)
                 writeValue(entry.value, into: &reply)
             }
         case .node(let node):
-            reply.integer(ValueType.node.rawValue)
             writeNodeBody(node, into: &reply)
         case .relationship(let relationship):
-            reply.integer(ValueType.relationship.rawValue)
             writeRelationshipBody(relationship, into: &reply)
         case .path(let path):
-            reply.integer(ValueType.path.rawValue)
             reply.arrayHeader(2)
             reply.arrayHeader(2)
             reply.integer(ValueType.list.rawValue)
@@ -122,6 +101,23 @@ enum CompactResultSetReply {
                 reply.integer(ValueType.relationship.rawValue)
                 writeRelationshipBody(relationship, into: &reply)
             }
+        }
+    }
+
+    /// FalkorDB's type number of `value`, the first element of its `[type, value]`.
+    @inline(__always)
+    static func valueType(of value: ResultValue) -> ValueType {
+        switch value {
+        case .null: .null
+        case .string: .string
+        case .integer: .integer
+        case .bool: .boolean
+        case .double: .double
+        case .list: .list
+        case .map: .map
+        case .node: .node
+        case .relationship: .relationship
+        case .path: .path
         }
     }
 
