@@ -1,5 +1,5 @@
 // SocialEgoFacebookTests.swift — the social kernels against SNAP ego-Facebook's published figures
-// (shared/data/ego-facebook/expected.json): degrees, friends of friends, top connections with
+// (Tests/Fixtures/ego-facebook/expected.json): degrees, friends of friends, top connections with
 // mutual counts, mutual friends of pairs, 2-hop reach.
 
 import Foundation

@@ -3,19 +3,12 @@
 
 import Foundation
 import GraphStore
-
-/// Where ../shared lives: $GRAPHD_SHARED, else beside the repository (CI and developers' layout).
-func sharedDirectory() -> URL {
-    if let path = ProcessInfo.processInfo.environment["GRAPHD_SHARED"] { return URL(fileURLWithPath: path) }
-    return URL(fileURLWithPath: #filePath)  // <repo>/Tests/GraphStoreTests/this file
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared")
-}
+import GraphTestSupport
 
 /// SNAP ego-Facebook as a social graph: node i is `(:User {id: i})` with NodeID i, each line
 /// `u v` one FRIEND u → v. Built once per test process (an immutable value, shared read-only).
 enum EgoFacebook {
-    static let directory = sharedDirectory().appendingPathComponent("data/ego-facebook")
+    static let directory = Fixtures.egoFacebook
 
     /// The parsed edge list, in file order.
     static let edges: [(Int, Int)] = {

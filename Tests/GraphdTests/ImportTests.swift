@@ -124,21 +124,9 @@ struct ImportTests {
         try GraphStore.inMemory().write { graph in try ImportRunner(plan: plan).run(into: &graph) }
     }
 
-    /// The ego-Facebook directory: beside the repository, or $GRAPHD_SHARED/data/ego-facebook.
-    static func egoFacebookDirectory() throws -> String {
-        var candidates: [String] = []
-        if let shared = ProcessInfo.processInfo.environment["GRAPHD_SHARED"] { candidates.append(shared + "/data/ego-facebook") }
-        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(here.deletingLastPathComponent().appendingPathComponent("shared/data/ego-facebook").path)
-        for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/facebook_combined.txt") {
-            return candidate
-        }
-        throw TestClientError(description: "ego-Facebook not found at \(candidates)")
-    }
-
     @Test("graphd import of ego-Facebook gives the counts and answers of its expected.json")
     func egoFacebookImport() throws {
-        let source = try Self.egoFacebookDirectory()
+        let source = Fixtures.egoFacebook.path
         let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/expected.json"))) as! [String: Any]
         try withTemporaryDirectory { dir in
             let run = try GraphdProcess.runToExit(["import", "--data", dir, "--graph", "fb", "--progress", "off",
