@@ -271,6 +271,27 @@ import GraphStore
         #expect(try rows(engine, store, "CALL social.friends(12345, null) YIELD friend RETURN friend").isEmpty)
     }
 
+    @Test func theOptionsMapMayBeLeftOut() throws {
+        let (store, engine) = try Self.socialStore()
+        // Each social.* procedure with an options map answers without it as with `{}`.
+        let calls = [("social.friends", "0", "friend.id"), ("social.connections", "0", "user.id, mutual"),
+                     ("social.invitableAudience", "100", "user.id, relation, mutual"),
+                     ("social.invitations", "1", "event.id, attending")]
+        for (name, argument, columns) in calls {
+            let yields = columns.split(separator: ",").map { $0.split(separator: ".")[0].trimmingCharacters(in: .whitespaces) }
+            let tail = "YIELD \(Set(yields).sorted().joined(separator: ", ")) RETURN \(columns)"
+            let without = try rows(engine, store, "CALL \(name)(\(argument)) \(tail)")
+            let withEmpty = try rows(engine, store, "CALL \(name)(\(argument), {}) \(tail)")
+            #expect(!without.isEmpty && without == withEmpty, "\(name)")
+        }
+        #expect(try rows(engine, store, "CALL social.friends(0) YIELD friend RETURN count(friend)")
+                == rows(engine, store, "MATCH (:User {id: 0})-[:FRIEND]-(f) RETURN count(DISTINCT f)"))
+        // Only the options may be left out, and no more arguments than the procedure takes.
+        #expect(throws: QueryError.self) { try engine.execute("CALL social.friends() YIELD friend RETURN friend", on: store) }
+        #expect(throws: QueryError.self) { try engine.execute("CALL social.friends(0, {}, 1) YIELD friend RETURN friend", on: store) }
+        #expect(throws: QueryError.self) { try engine.execute("CALL social.mutualFriends(0) YIELD friend RETURN friend", on: store) }
+    }
+
     static let plainConnections = """
         MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c)
         WHERE c <> u AND NOT (u)-[:FRIEND]-(c)

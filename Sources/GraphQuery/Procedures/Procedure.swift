@@ -26,7 +26,12 @@ public enum ProcedureValueType: String, Sendable, Hashable {
 public struct ProcedureField: Sendable, Hashable {
     public var name: String
     public var type: ProcedureValueType
-    public init(_ name: String, _ type: ProcedureValueType) { self.name = name; self.type = type }
+    /// An argument a call may leave out (only trailing ones, as Neo4j's defaulted arguments):
+    /// the procedure then gets null, which it reads as its default (an options map: none).
+    public var isOptional: Bool
+    public init(_ name: String, _ type: ProcedureValueType, isOptional: Bool = false) {
+        self.name = name; self.type = type; self.isOptional = isOptional
+    }
 }
 
 /// What a procedure is called and what it takes and yields.

@@ -11,7 +11,7 @@ struct SocialFriendsProcedure: Procedure {
     static let name = "social.friends"
     static let allowedOptions: Set<String> = ["order", "limit"]
     var signature: ProcedureSignature {
-        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any)],
+        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any, isOptional: true)],
               outputs: [.init("friend", .node), .init("since", .any)], answersQuickly: true)
     }
 
@@ -53,7 +53,7 @@ struct SocialConnectionsProcedure: Procedure {
     static let name = "social.connections"
     static let allowedOptions: Set<String> = ["limit", "minMutual", "friendType"]
     var signature: ProcedureSignature {
-        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any)],
+        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any, isOptional: true)],
               outputs: [.init("user", .node), .init("mutual", .integer)])
     }
 
@@ -263,7 +263,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
     static let name = "social.invitableAudience"
     static let allowedOptions: Set<String> = ["hops", "limit"]
     var signature: ProcedureSignature {
-        .init(name: Self.name, arguments: [.init("event", .any), .init("options", .any)],
+        .init(name: Self.name, arguments: [.init("event", .any), .init("options", .any, isOptional: true)],
               outputs: [.init("user", .node), .init("relation", .string), .init("mutual", .integer), .init("isFriend", .boolean)])
     }
 
@@ -369,7 +369,7 @@ struct SocialInvitationsProcedure: Procedure {
     static let name = "social.invitations"
     static let allowedOptions: Set<String> = ["limit"]
     var signature: ProcedureSignature {
-        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any)],
+        .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any, isOptional: true)],
               outputs: [.init("event", .node), .init("startsAt", .any), .init("attending", .boolean), .init("host", .node),
                         .init("hostRelation", .string), .init("hostMutual", .integer), .init("user", .node)])
     }

@@ -445,11 +445,15 @@ extension Binder {
             throw Binder.semantic("Procedure `\(call.name)` is not registered")
         }
         let signature = procedure.signature
-        guard call.arguments.count == signature.arguments.count else {
-            throw Binder.semantic("Procedure call provides \(call.arguments.count) argument\(call.arguments.count == 1 ? "" : "s") to `\(call.name)`, which expects \(signature.arguments.count)")
+        let required = signature.arguments.count - signature.arguments.reversed().prefix { $0.isOptional }.count
+        guard (required...signature.arguments.count).contains(call.arguments.count) else {
+            let expected = required == signature.arguments.count ? "\(required)" : "\(required) to \(signature.arguments.count)"
+            throw Binder.semantic("Procedure call provides \(call.arguments.count) argument\(call.arguments.count == 1 ? "" : "s") to `\(call.name)`, which expects \(expected)")
         }
         var arguments: [Expression] = []
         for argument in call.arguments { arguments.append(try resolve(argument, allowAggregates: false)) }
+        // Left-out trailing arguments are null: each procedure reads null as its default.
+        arguments += Array(repeating: .literal(.null), count: signature.arguments.count - arguments.count)
         let yields = call.yields ?? signature.outputs.map { ($0.name, nil) }
         var outputs: [(column: Int, slot: Int)] = []
         var names: [String] = []
