@@ -53,7 +53,7 @@ Q = {
     "falkordb": {
         "lookup": "MATCH (u:User {id: $uid}) RETURN u.name, u.username",
         "friends": "MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) RETURN f.id",
-        # FalkorDB 4.22 folds an anonymous middle hop and returns wrong counts (../shared/peers/RESULTS.md);
+        # FalkorDB 4.22 folds an anonymous middle hop and returns wrong counts (Benchmarks/anchors/README.md);
         # this collect form is its fastest correct phrasing.
         "connections": ("MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) WITH u, collect(f) AS fs "
                         "UNWIND fs AS f MATCH (f)-[:FRIEND]-(c:User) WHERE c <> u AND NOT c IN fs "

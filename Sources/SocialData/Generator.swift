@@ -1,5 +1,5 @@
 // Generator.swift — the seeded synthetic social graph: a degree-corrected community configuration
-// model (the model of ../shared/peers/gen_social.py, re-implemented without numpy), then events,
+// model (the model of Benchmarks/anchors/gen_social.py, re-implemented without numpy), then events,
 // invitations, RSVPs, pending friend requests and follows on top of the friendships.
 
 import Foundation

@@ -1,4 +1,4 @@
-// GeneratorCSV.swift — a SocialDataset as CSV files in ../shared/peers/gen_social.py's layout, and
+// GeneratorCSV.swift — a SocialDataset as CSV files in Benchmarks/anchors/gen_social.py's layout, and
 // back, so graphd and its peers load the very same data (including data gen_social.py wrote):
 //   users.csv        id,name,username
 //   friendships.csv  a,b                      (each undirected pair once, a < b)

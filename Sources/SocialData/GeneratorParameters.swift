@@ -1,6 +1,7 @@
 // GeneratorParameters.swift — the knobs of the synthetic social graph and its named presets.
-// The presets small and medium match ../shared/peers/gen_social.py's, so graphd and its peers are
-// measured on graphs of the same shape; large is the 1M-user / ~50M-friendship scale of issue 8.
+// The presets small and medium match Benchmarks/anchors/gen_social.py's, so graphd and its peers
+// are measured on graphs of the same shape; large (1M users, ~50M friendships) is the largest
+// graph graphd is measured on.
 
 /// How big and how shaped a generated social graph is. Same parameters and seed, same graph.
 public struct SocialGraphParameters: Sendable, Hashable, Codable {
@@ -39,7 +40,7 @@ public struct SocialGraphParameters: Sendable, Hashable, Codable {
     }
 }
 
-/// The named sizes of issue 8 (small and medium as in gen_social.py).
+/// The named sizes (small and medium as in gen_social.py; large: 1M users, ~50M friendships).
 public enum SocialGraphPreset: String, Sendable, CaseIterable {
     /// 10k users, ~200k friendships, 1,000 events × 20 invitations: seconds.
     case small

@@ -1,6 +1,6 @@
 // ImportTarget.swift — where an import puts what it reads: a Graph inside one transaction
 // (written to the graph's log as one record), or a bulk builder such as the store's
-// GraphBuilder (the team contract's fast path, to be installed as a snapshot). The runner
+// GraphBuilder (the bulk path: built without a transaction, installed as a snapshot). The runner
 // only ever calls these methods.
 
 import GraphStore

@@ -37,10 +37,10 @@ struct RobustnessTests {
         }
     }
 
-    /// The fuzzer's `[({k: [({k: …` (CI, ninth session): each level was tried as a pattern
-    /// (`({k: …})` is a node with properties) and parsed again as a map, so the work doubled at
-    /// every level; 30 levels took about a billion attempts. The parser now remembers where an
-    /// attempt failed.
+    /// The fuzzer's `[({k: [({k: …` (found in CI): each level is tried as a pattern (`({k: …})`
+    /// is a node with properties) and parsed again as a map, so without memory of failed
+    /// attempts the work doubles at every level: 30 levels would take about a billion attempts.
+    /// The parser remembers where an attempt failed.
     @Test func nestedMapsInListsParseOnceNotExponentially() throws {
         var expression = "1"
         for _ in 0..<30 { expression = "[({k: \(expression)})]" }

@@ -74,9 +74,10 @@ private struct StorageFigures: Equatable {
         #expect(graph.nodeIDs(withLabel: user) == [hub])
     }
 
-    /// The per-entity budget behind the ≤ 24 bytes a friendship (docs/benchmarks.md): a node slot
-    /// is three buffer references (liveness is a bit elsewhere), a relationship held by a reader
-    /// fits in a query value's payload, and a relationship slot only exists while built.
+    /// The per-entity budget behind the ≤ 24 bytes a friendship
+    /// (docs/benchmarks.md#memory-and-building): a node slot is three buffer references (liveness
+    /// is a bit elsewhere), a relationship held by a reader fits in a query value's payload, and a
+    /// relationship slot only exists while built.
     @Test func recordSizesStayWithinTheMemoryBudget() {
         #expect(MemoryLayout<Graph.NodeRecord>.stride == 24)
         #expect(MemoryLayout<Relationship>.size == 16)

@@ -233,8 +233,8 @@ import GraphTestSupport
     }
 
     @Test func aSnapshotNamingAnIDNearTwoToThe32IsRefusedNotAllocated() throws {
-        // Found by fuzzing: one node with id 4,000,000,000 made the loader create four billion
-        // empty slots. Now the id is refused as damage, naming the file and the section.
+        // Found by fuzzing: one node with id 4,000,000,000 would make the loader create four
+        // billion empty slots. The id is refused as damage, naming the file and the section.
         try withTemporaryDirectory { data in
             do { _ = try openData(data).createGraph(named: "g") }
             var nodes = ByteWriter()
@@ -265,8 +265,8 @@ import GraphTestSupport
     }
 
     @Test func aNodeIDOfInt64MaxIsRefusedNotATrap() throws {
-        // Found by fuzzing (sixth session): a gap that lands exactly on Int64.max passed the
-        // gap check, and the refusal's message trapped computing the slots id + 1 would need.
+        // Found by fuzzing: a gap that lands exactly on Int64.max passes the gap check, and the
+        // refusal's message must not trap computing the slots id + 1 would need.
         try withTemporaryDirectory { data in
             do { _ = try openData(data).createGraph(named: "g") }
             var nodes = ByteWriter()

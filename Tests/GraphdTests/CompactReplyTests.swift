@@ -1,12 +1,14 @@
 // CompactReplyTests.swift — the `--compact` GRAPH.QUERY reply (what falkordb-py always
-// asks for), compared byte for byte with FalkorDB's captures (protocol/FALKORDB.md §5.5 and
-// client-falkordb-py-resp2.txt), in RESP2 and RESP3, plus the RESP3 encodings themselves.
+// asks for), compared byte for byte with the bytes FalkorDB 4.22 sends for the same results
+// (captured from a real server, and from falkordb-py's traffic over RESP2, and written out
+// below; "§5.5" in the test names is the capture notes' section on result sets), in RESP2 and
+// RESP3, plus the RESP3 encodings themselves.
 
 import GraphQuery
 import Testing
 @testable import graphd
 
-/// `⏎`-separated text as in FALKORDB.md, to wire bytes.
+/// `⏎`-separated text (the captures' notation: `⏎` is CRLF), to wire bytes.
 private func wire(_ text: String) -> [UInt8] {
     Array(text.replacingOccurrences(of: "⏎", with: "\r\n").utf8)
 }

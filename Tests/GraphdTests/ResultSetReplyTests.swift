@@ -1,13 +1,14 @@
-// ResultSetReplyTests.swift — the verbose GRAPH.QUERY reply, compared byte for byte with
-// FalkorDB's captures in protocol/FALKORDB.md §5.5, plus nodes, relationships, paths and
-// the statistics order.
+// ResultSetReplyTests.swift — the verbose GRAPH.QUERY reply, compared byte for byte with the
+// bytes FalkorDB 4.22 sends for the same results (captured from a real server and written out
+// below; "§5.5" in the test names is the capture notes' section on result sets), plus nodes,
+// relationships, paths and the statistics order.
 
 import Foundation
 import GraphQuery
 import Testing
 @testable import graphd
 
-/// `⏎`-separated text as in FALKORDB.md, to wire bytes.
+/// `⏎`-separated text (the captures' notation: `⏎` is CRLF), to wire bytes.
 private func wire(_ text: String) -> [UInt8] {
     Array(text.replacingOccurrences(of: "⏎", with: "\r\n").utf8)
 }

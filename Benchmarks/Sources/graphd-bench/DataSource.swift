@@ -1,6 +1,6 @@
 // DataSource.swift — where a run's data set comes from: a CSV directory in gen_social.py's layout
-// (`--data`, written by `graphd-bench generate` or by ../shared/peers/gen_social.py), a real SNAP
-// edge list (`--edges`, e.g. ../shared/data/ego-facebook/facebook_combined.txt: users and
+// (`--data`, written by `graphd-bench generate` or by Benchmarks/anchors/gen_social.py), a real SNAP
+// edge list (`--edges`, e.g. Tests/Fixtures/ego-facebook/facebook_combined.txt: users and
 // friendships only) or a preset generated in memory (`--preset`, same seed → same graph as
 // `generate` writes).
 

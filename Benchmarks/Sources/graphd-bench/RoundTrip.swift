@@ -1,8 +1,9 @@
 // RoundTrip.swift — the calls `graphd-bench server` times to know what the protocol's round trip
 // costs right now: PING to graphd, and (with --redis-port) PING and SMEMBERS of a 50-member set
-// to a real Redis, the way ../shared/peers/limit/resp_floor.sh measured the "about 31 µs" that
-// issue 6's wire target adds to the floor. On this virtual machine the round trip moves by half
-// from one hour to the next, so a figure taken beside graphd's is the one to compare with.
+// to a real Redis, the way Benchmarks/anchors/limit/resp_floor.sh measures the round trip (about
+// 31 µs) that the wire target (the C floor plus the round trip plus 20%) adds to the floor. On
+// this virtual machine the round trip moves by half from one hour to the next, so a figure taken
+// beside graphd's is the one to compare with.
 
 /// A round-trip phase's call and how its answer is checked.
 enum RoundTripProbe: String {

@@ -105,8 +105,9 @@ enum ServerCommand {
         print("graphd server — \(report.dataset!.source) on 127.0.0.1:\(port), \(form.rawValue) form, " +
               (rate > 0 ? "open loop at \(Int(rate))/s" : "closed loop") + "; harness \(report.build) build")
         // A read's p50 beyond PING's at the same client count: what the server and the reply
-        // add to the round trip, the part issue 6's wire target bounds (floor + round trip + 20%).
-        // Redis's rows (with --redis-port) are that round trip as the peers measured it.
+        // add to the round trip, the part graphd controls of the wire target (the C floor plus
+        // the round trip plus 20%). Redis's rows (with --redis-port) are that round trip as
+        // Benchmarks/anchors/limit/resp_floor.sh measures it.
         let pingP50 = Dictionary(report.results.filter { $0.operation == RoundTripProbe.ping.rawValue }.map { ($0.form.split(separator: " ").last ?? "", $0.latency.p50) },
                                  uniquingKeysWith: { a, _ in a })
         // "server p50": the server's own execution time (from its replies), so that the rest of

@@ -53,7 +53,8 @@ enum MixQueries {
         case (.friends, .falkordb): return "MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) RETURN f.id"
         case (.connections, .falkordb):
             // FalkorDB 4.22 folds an anonymous middle hop and returns wrong counts, and naming it is
-            // 16–25× slower (../shared/peers/RESULTS.md): this collect form is its fastest correct one.
+            // 16–25× slower (Benchmarks/anchors/README.md): this collect form is its fastest correct
+            // one.
             return "MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) WITH u, collect(f) AS fs "
                 + "UNWIND fs AS f MATCH (f)-[:FRIEND]-(c:User) WHERE c <> u AND NOT c IN fs "
                 + "RETURN c.id AS id, count(*) AS mutual ORDER BY mutual DESC, id ASC LIMIT 50"

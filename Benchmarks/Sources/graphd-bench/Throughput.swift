@@ -1,5 +1,5 @@
-// Throughput.swift — in-process read throughput with 1, 2, … reader threads on one store (issue 3:
-// the second thread on two cores should add at least 70%). Each thread has its own scratch and
+// Throughput.swift — in-process read throughput with 1, 2, … reader threads on one store (the
+// target: a second thread on two cores adds at least 70%). Each thread has its own scratch and
 // walks its own offset of the sample; every answer is still checked. Optionally a writer thread
 // commits small transactions meanwhile, at a set rate (or flat out) (new nodes off to the side, so every reader's
 // answer stays checkable), to show readers and the writer do not starve each other.

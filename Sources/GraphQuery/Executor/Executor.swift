@@ -353,7 +353,7 @@ final class StepBox: Sendable {
 extension ExecutionContext {
     /// What streamed projection `index` does with a row it has projected (its streamed and its
     /// direct form alike): under DISTINCT a row seen before goes no further, and SKIP counts the
-    /// new ones (without DISTINCT it counted the rows before they were projected); then LIMIT.
+    /// new ones (without DISTINCT, SKIP counts the rows before they are projected); then LIMIT.
     /// Nil when the row goes no further, else whether rows may follow it.
     @inline(__always)
     func pass(_ row: Row, projection index: Int, distinct: Bool, _ state: inout StreamState) throws(QueryError) -> Bool? {

@@ -89,7 +89,7 @@ struct CommandTable: Sendable {
     /// The spec for a command name in any case, or nil.
     func spec(named name: [UInt8]) -> CommandSpec? {
         // Every request passes here: the key is written in place. (Decoding a lazily
-        // lowercased sequence took the generic path, a dynamic cast and a copy, and cost as
+        // lowercased sequence takes the generic path, a dynamic cast and a copy, and costs as
         // much as the point lookup the request asked for.) No command name is that long.
         guard name.count <= 64 else { return nil }
         let key = String(unsafeUninitializedCapacity: name.count) { buffer in

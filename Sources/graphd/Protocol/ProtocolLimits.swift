@@ -3,7 +3,7 @@
 // reserved for it, so a hostile or broken client cannot make the server allocate without bound.
 
 /// The bounds on one request, as named constants with Redis's defaults where Redis has one.
-/// A value type so that later issues can tighten them per connection (e.g. before AUTH).
+/// A value type, so that they can be tightened per connection (as they are before AUTH).
 struct ProtocolLimits: Sendable, Equatable {
     /// Longest inline request line (Redis's PROTO_INLINE_MAX_SIZE); also the longest
     /// `*<count>` / `$<length>` line.

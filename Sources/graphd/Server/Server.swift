@@ -25,7 +25,7 @@
 // the follower polls too, with the same budget (`waitOnStandby`): through a read a loop thread
 // runs, and after a request the leader had to wait for. The core it keeps awake is the one a
 // lone client waits on for its reply, and a halted core's wake-up, paid when the reply
-// arrives, grows with how long it has slept (docs/benchmarks.md, "Twenty-fourth session").
+// arrives, grows with how long it has slept (docs/benchmarks.md#polling-before-sleeping).
 
 import Dispatch
 import Glibc
@@ -48,8 +48,8 @@ struct ServerConfiguration: Sendable {
     var stopGraceMilliseconds: Int = 10_000
     /// How long an idle leader polls for events before it sleeps in epoll_wait; 0 to always
     /// sleep. Polling trades CPU (at most a core, only while requests keep coming) for the
-    /// wake-up: on this project's 2-core VM, PING's round trip at one client fell from 55–63 µs
-    /// to 31 µs with 50 µs of polling.
+    /// wake-up: on this project's 2-core VM, PING's round trip at one client is 31 µs with 50 µs
+    /// of polling against 55–63 µs without.
     var busyPollMicroseconds = ServerConfiguration.defaultBusyPollMicroseconds
     static let defaultBusyPollMicroseconds = 50
     /// With a busy-poll budget, how long a loop thread keeps polling into a read the other one
