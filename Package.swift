@@ -21,7 +21,7 @@ let package = Package(
         // Fixtures and helpers shared by the test targets (temporary directories, file bytes).
         .target(name: "GraphTestSupport", path: "Tests/GraphTestSupport"),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "GraphTestSupport"]),
-        .testTarget(name: "GraphQueryTests", dependencies: ["GraphQuery", "GraphStore", "GraphTestSupport"],
+        .testTarget(name: "GraphQueryTests", dependencies: ["GraphQuery", "GraphStore", "SocialData", "GraphTestSupport"],
                     resources: [.copy("Scenarios")]),
         .testTarget(name: "GraphdTests", dependencies: ["graphd", "GraphQuery", "GraphStore", "SocialData", "GraphTestSupport"]),
     ]

@@ -19,16 +19,27 @@ public final class QueryEngine: Sendable {
     private let settings: Mutex<QueryConfiguration>
     /// The procedures and registered functions queries may call.
     public let procedures: ProcedureRegistry
+    /// False plans every query as bound, with none of the planner's rewrites (the Normalizer,
+    /// the rules onto the kernels, the templates): the reference answer of every phrasing.
+    let optimize: Bool
 
     /// - Parameters:
     ///   - cacheCapacity: how many plans to keep before the cache is cleared.
     ///   - configuration: time, row and memory limits and the LOAD CSV directory.
     ///   - procedures: what `CALL` and registered functions can reach; `.standard` has every built-in.
-    public init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
-                procedures: ProcedureRegistry = .standard) {
+    public convenience init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
+                            procedures: ProcedureRegistry = .standard) {
+        self.init(cacheCapacity: cacheCapacity, configuration: configuration, procedures: procedures, optimize: true)
+    }
+
+    /// An engine whose planner rewrites queries (`optimize`, as every engine graphd serves
+    /// with) or plans them exactly as bound (the tests' reference).
+    init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
+         procedures: ProcedureRegistry = .standard, optimize: Bool) {
         self.cacheCapacity = max(1, cacheCapacity)
         self.settings = Mutex(configuration)
         self.procedures = procedures
+        self.optimize = optimize
     }
 
     /// The engine's limits; setting them affects queries that start afterwards (GRAPH.CONFIG SET).
@@ -332,7 +343,8 @@ public final class QueryEngine: Sendable {
         if let hit { return (hit.compiled, hit.hasRun) }
         let query = try Parser.parse(body)
         let bound = try Binder.bind(query, registry: procedures)
-        let plan = SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(bound)
+        let plan = optimize ? SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(bound)
+            : Planner.plan(bound, optimize: false)
         let compiled = CompiledPlan(plan, answersQuickly: mayAnswerQuickly(plan))
         cache.withLock { plans in
             if plans.count >= cacheCapacity { plans.removeAll(keepingCapacity: true) }

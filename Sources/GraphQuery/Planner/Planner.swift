@@ -4,8 +4,11 @@
 
 /// Builds plans.
 enum Planner {
-    static func plan(_ query: BoundQuery) -> LogicalPlan {
-        let query = SocialPlanner.rewrite(query)  // plain-Cypher social queries onto the kernels (Planner/Social*.swift)
+    /// - Parameter optimize: false plans the query as bound, without the Normalizer's or the
+    ///   rules' rewrites: the reference the metamorphic tests compare every phrasing with.
+    static func plan(_ query: BoundQuery, optimize: Bool = true) -> LogicalPlan {
+        // One canonical form per meaning, then the rules that put it on the kernels (Planner/Social*.swift).
+        let query = optimize ? SocialPlanner.rewrite(Normalizer.normalize(query)) : query
         var steps: [(step: PlanStep, width: Int)] = []
         for (clause, width) in query.clauses {
             switch clause {
@@ -31,7 +34,7 @@ enum Planner {
         }
         var planned = LogicalPlan(steps: steps, columns: query.columns, slotNames: query.slotNames, isUpdating: query.isUpdating,
                                   parameterNames: query.parameterNames,
-                                  unions: query.unions.map { ($0.all, plan($0.query)) },
+                                  unions: query.unions.map { ($0.all, plan($0.query, optimize: optimize)) },
                                   stepBoxes: StepBox.boxes(steps))
         planned.pointLookup = PointLookup(planned)
         return planned
@@ -43,10 +46,12 @@ enum Planner {
         // if let step = SocialPlanner.plan(match) { return step }
         var bound = match.boundBefore
         var operators: [PatternOperator] = []
-        var relationshipsOfClause: [Int] = []
+        // Relationships bound so far, by uniqueness group: a new one must differ from its group's.
+        var relationshipsOfGroup: [Int: [Int]] = [:]
         // WHERE: `n.key = value` on a labelled new node becomes part of its pattern (so it can
         // seek an index); every other conjunct runs as soon as the slots it reads are bound.
         var (patterns, conjuncts) = absorbEqualities(match)
+        patterns = seekingPinnedNodesFirst(patterns, bound: bound)
         func placeReady() {
             conjuncts.removeAll { conjunct in
                 guard let slots = conjunct.referencedSlots, slots.isSubset(of: bound) else { return false }
@@ -90,25 +95,26 @@ enum Planner {
                     }
                 }
                 let relationshipIsBound = bound.contains(relationship.slot)
+                let group = match.group(of: relationship.slot)
                 if let length = relationship.length {
                     operators.append(.variableExpand(from: from.slot, relationship: relationship.slot, to: to.slot,
                                                      types: relationship.types, direction: direction,
                                                      toIsBound: bound.contains(to.slot), min: length.min, max: length.max,
-                                                     properties: relationship.properties, exclude: relationshipsOfClause,
+                                                     properties: relationship.properties, exclude: relationshipsOfGroup[group] ?? [],
                                                      bindsRelationships: relationship.isNamed || pattern.pathSlot != nil))
                     if !to.labels.isEmpty || !to.properties.isEmpty {
                         operators.append(.nodeFilter(slot: to.slot, labels: to.labels, properties: to.properties))
                     }
                     bound.insert(to.slot)
                     bound.insert(relationship.slot)
-                    relationshipsOfClause.append(relationship.slot)
+                    relationshipsOfGroup[group, default: []].append(relationship.slot)
                     placeReady()
                     continue
                 }
                 operators.append(.expand(from: from.slot, relationship: relationship.slot, to: to.slot,
                                          types: relationship.types, direction: direction,
                                          toIsBound: bound.contains(to.slot), relationshipIsBound: relationshipIsBound,
-                                         exclude: relationshipIsBound ? [] : relationshipsOfClause,
+                                         exclude: relationshipIsBound ? [] : relationshipsOfGroup[group] ?? [],
                                          bindsRelationship: relationship.isNamed || pattern.pathSlot != nil
                                             || !relationship.properties.isEmpty || relationshipIsBound))
                 if !relationship.properties.isEmpty {
@@ -118,7 +124,7 @@ enum Planner {
                     operators.append(.nodeFilter(slot: to.slot, labels: to.labels, properties: to.properties))
                 }
                 bound.insert(to.slot)
-                if !relationshipIsBound { relationshipsOfClause.append(relationship.slot) }
+                if !relationshipIsBound { relationshipsOfGroup[group, default: []].append(relationship.slot) }
                 bound.insert(relationship.slot)
                 placeReady()
             }
@@ -186,10 +192,56 @@ enum Planner {
         return (patterns, conjuncts)
     }
 
-    /// The node to start a chain from: bound > seek > label scan > the first node.
+    /// A chain with more than one node the planner could start from (bound before, or sought
+    /// by a property) finds each of them first, as a pattern of its own, and then expands
+    /// between them (ExpandInto): `(a:U {id: 1})-[:F]-(b:U {id: 2})` plans as `(a:U {id: 1}),
+    /// (b:U {id: 2}), (a)-[:F]-(b)`, however it was written. The chain's copies of those nodes
+    /// keep no labels or properties: the lone patterns check them. Paths are left whole, and
+    /// nodes bound before stay in the chain as they are.
+    static func seekingPinnedNodesFirst(_ patterns: [BoundPattern], bound: Set<Int>) -> [BoundPattern] {
+        var result: [BoundPattern] = []
+        var known = bound
+        for pattern in patterns {
+            let pinned = pattern.nodes.indices.filter { i in
+                known.contains(pattern.nodes[i].slot) || seekable(pattern.nodes[i], bound: known) != nil
+            }
+            guard pattern.pathSlot == nil, !pattern.relationships.isEmpty, Set(pinned.map { pattern.nodes[$0].slot }).count > 1,
+                  pinned.contains(where: { !known.contains(pattern.nodes[$0].slot) }) else {
+                result.append(pattern)
+                known.formUnion(pattern.nodes.map(\.slot))
+                continue
+            }
+            var chain = pattern
+            var seen = Set<Int>()
+            for i in pinned where seen.insert(pattern.nodes[i].slot).inserted {
+                let node = pattern.nodes[i]
+                // A node bound before is an argument of the chain, checked there as written.
+                guard !known.contains(node.slot) else { continue }
+                result.append(BoundPattern(nodes: [node], relationships: []))
+                for k in chain.nodes.indices where chain.nodes[k].slot == node.slot {
+                    chain.nodes[k].labels = []
+                    chain.nodes[k].properties = []
+                }
+            }
+            result.append(chain)
+            known.formUnion(pattern.nodes.map(\.slot))
+        }
+        return result
+    }
+
+    /// The node to start a chain from: bound > seek > a scan filtered by a property value >
+    /// label scan > the first node. A node pinned by a value but without a label is scanned
+    /// whole, yet yields the few nodes holding the value; a label scan yields every member,
+    /// each then expanded.
     static func startIndex(of pattern: BoundPattern, bound: Set<Int>) -> Int {
         if let i = pattern.nodes.firstIndex(where: { bound.contains($0.slot) }) { return i }
         if let i = pattern.nodes.firstIndex(where: { seekable($0, bound: bound) != nil }) { return i }
+        if let i = pattern.nodes.firstIndex(where: { node in
+            node.properties.contains { entry in
+                if case .literal(.null) = entry.value { return false }
+                return entry.value.referencedSlots.map { $0.isSubset(of: bound) } ?? false
+            }
+        }) { return i }
         if let i = pattern.nodes.firstIndex(where: { !$0.labels.isEmpty }) { return i }
         return 0
     }

@@ -72,10 +72,9 @@ enum SocialPlanner {
         let pattern = match.patterns[0]
         guard pattern.pathSlot == nil, pattern.nodes.count == 3, pattern.relationships.count == 2 else { return nil }
         let (u, f, c) = (pattern.nodes[0], pattern.nodes[1], pattern.nodes[2])
-        let userLabel = SocialNames.standard.user
+        // A label on f or c is the kernel's to check (options friendLabel and label).
         for node in [f, c] {
-            guard !match.boundBefore.contains(node.slot), node.properties.isEmpty,
-                  node.labels.isEmpty || node.labels == [userLabel] else { return nil }
+            guard !match.boundBefore.contains(node.slot), node.properties.isEmpty, node.labels.count <= 1 else { return nil }
         }
         guard u.slot != f.slot, u.slot != c.slot, f.slot != c.slot else { return nil }
         let type = pattern.relationships[0].types
@@ -95,8 +94,9 @@ enum SocialPlanner {
             onU.append(conjunct)
         }
         guard sawNotEqual, sawAntiJoin else { return nil }
-        // The projection: c and count(DISTINCT f), nothing else.
-        guard projection.aggregates.count == 1, projection.items.count == 2 else { return nil }
+        // The projection: grouped by c (and anything of c alone, which splits no group) with
+        // count(DISTINCT f), nothing else.
+        guard projection.aggregates.count == 1 else { return nil }
         let aggregate = projection.aggregates[0]
         guard aggregate.function == .count, aggregate.isDistinct,
               case .slot(let counted)? = aggregate.argument, counted == f.slot else { return nil }
@@ -106,7 +106,8 @@ enum SocialPlanner {
             switch items[k].expression {
             case .slot(let s) where s == c.slot: sawC = true
             case .aggregateResult(0): sawCount = true; items[k].expression = .slot(f.slot)
-            default: return nil
+            case let e:
+                guard let slots = e.referencedSlots, slots.isSubset(of: [c.slot]) else { return nil }
             }
         }
         guard sawC, sawCount else { return nil }
@@ -118,8 +119,11 @@ enum SocialPlanner {
         // The mutual count goes into f's slot: nothing after the aggregation can read f.
         // Grouped by c alone, the counts are over every u the MATCH finds: the call takes them
         // together when there are several.
+        var options: [(key: String, value: Expression)] = [(key: "friendType", value: .literal(.string(type[0])))]
+        if let label = f.labels.first { options.append((key: "friendLabel", value: .literal(.string(label)))) }
+        if let label = c.labels.first { options.append((key: "label", value: .literal(.string(label)))) }
         let call = BoundCall(name: "social.connections",
-                             arguments: [.slot(u.slot), .map([(key: "friendType", value: .literal(.string(type[0])))])],
+                             arguments: [.slot(u.slot), .map(options)],
                              outputs: [(column: 0, slot: c.slot), (column: 1, slot: f.slot)],
                              predicate: nil, isReadOnly: true, gathersInput: true)
         var grouped = projection
@@ -151,9 +155,11 @@ enum SocialPlanner {
         var ends2 = match
         ends2.patterns = [BoundPattern(nodes: [a], relationships: []), BoundPattern(nodes: [b], relationships: [])]
         ends2.introduced = match.introduced.filter { $0 == a.slot || $0 == b.slot }
-        // The third argument asks for the pattern's semantics on FRIEND self-loops (see the procedure).
+        // The third argument asks for the pattern's semantics on FRIEND self-loops (see the
+        // procedure); m's label, if any, filters the kernel's friends.
         let call = BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
-                             outputs: [(column: 0, slot: m.slot)], predicate: nil, isReadOnly: true)
+                             outputs: [(column: 0, slot: m.slot)],
+                             predicate: m.labels.isEmpty ? nil : .hasLabels(.slot(m.slot), m.labels), isReadOnly: true)
         return (ends2, call)
     }
 
@@ -328,12 +334,41 @@ enum SocialPlanner {
         if !filtered, grouping.skip == nil, let limit = grouping.limit, limit.referencedSlots == [],
            isKernelOrder(grouping.orderBy, count: countIndex, c: [cIndex]) {
             entries.append((key: "limit", value: limit))
+        } else if !filtered, let limit = grouping.limit, let rows = rowsThrough(limit, skip: grouping.skip),
+                  ranksByCountFirst(grouping.orderBy, count: [countIndex]) {
+            // Another tie-break: the kernel keeps every row tied with the last it would keep,
+            // and the projection's sort and limit choose among them.
+            entries.append((key: "limit", value: rows))
+            entries.append((key: "withTies", value: .literal(.bool(true))))
         } else if !filtered, grouping.orderBy.isEmpty, grouping.skip == nil, grouping.limit == nil, let next,
-                  !next.isAggregating, !next.isDistinct, next.predicate == nil, next.skip == nil,
-                  let limit = next.limit, limit.referencedSlots == [], sortsAsKernel(next, count: countIndex, c: cIndex) {
-            entries.append((key: "limit", value: limit))
+                  !next.isAggregating, !next.isDistinct, next.predicate == nil, let limit = next.limit {
+            if next.skip == nil, limit.referencedSlots == [], sortsAsKernel(next, count: countIndex, c: cIndex) {
+                entries.append((key: "limit", value: limit))
+            } else if let rows = rowsThrough(limit, skip: next.skip), ranksByCountFirst(next.orderBy, count: countOutputs(next, count: countIndex)) {
+                entries.append((key: "limit", value: rows))
+                entries.append((key: "withTies", value: .literal(.bool(true))))
+            }
         }
         return .map(entries)
+    }
+
+    /// SKIP + LIMIT, both known before the query runs: how many rows the sort must find.
+    static func rowsThrough(_ limit: Expression, skip: Expression?) -> Expression? {
+        guard limit.referencedSlots == [] else { return nil }
+        guard let skip else { return limit }
+        guard skip.referencedSlots == [] else { return nil }
+        return .binary(.add, skip, limit)
+    }
+
+    /// ORDER BY whose first key is a count column (one of `count`), descending.
+    static func ranksByCountFirst(_ orderBy: [(expression: Expression, ascending: Bool)], count: [Int]) -> Bool {
+        guard let first = orderBy.first, !first.ascending, case .slot(let s) = first.expression else { return false }
+        return count.contains(s)
+    }
+
+    /// The output columns of `after` that pass on the grouping projection's column `count`.
+    static func countOutputs(_ after: BoundProjection, count: Int) -> [Int] {
+        after.items.indices.filter { if case .slot(count) = after.items[$0].expression { true } else { false } }
     }
 
     /// Drops an ORDER BY that restates the kernel's order (`<count> DESC, id(<c>)`), on the
@@ -366,7 +401,7 @@ enum SocialPlanner {
     /// output column of it reading grouping column `count`, c one too (reading column `c`) or
     /// read from its input after the outputs.
     static func sortsAsKernel(_ after: BoundProjection, count: Int, c: Int) -> Bool {
-        let countOutputs = after.items.indices.filter { if case .slot(count) = after.items[$0].expression { true } else { false } }
+        let countOutputs = countOutputs(after, count: count)
         var cSlots = after.items.indices.filter { if case .slot(c) = after.items[$0].expression { true } else { false } }
         if after.sortSeesInput { cSlots.append(after.items.count + c) }
         return countOutputs.contains { isKernelOrder(after.orderBy, count: $0, c: cSlots) }

@@ -82,6 +82,24 @@ struct SocialProcedureShared: Sendable {
         }
     }
 
+    /// An optional string option (a label or type name).
+    func string(_ options: [String: RuntimeValue], _ key: String, procedure: String) throws(QueryError) -> String? {
+        switch options[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        case let other?: throw QueryError(.runtime, "`\(procedure)`: option '\(key)' must be a string, but was \(other.cypherText)")
+        }
+    }
+
+    /// An optional boolean option.
+    func boolean(_ options: [String: RuntimeValue], _ key: String, procedure: String) throws(QueryError) -> Bool? {
+        switch options[key] {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        case let other?: throw QueryError(.runtime, "`\(procedure)`: option '\(key)' must be a boolean, but was \(other.cypherText)")
+        }
+    }
+
     /// Milliseconds since the Unix epoch: the `created_at` of relationships written now.
     static func nowMilliseconds() -> Int64 {
         var ts = timespec()

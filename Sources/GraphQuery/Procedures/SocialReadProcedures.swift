@@ -51,7 +51,7 @@ struct SocialFriendsProcedure: Procedure {
 struct SocialConnectionsProcedure: Procedure {
     let shared: SocialProcedureShared
     static let name = "social.connections"
-    static let allowedOptions: Set<String> = ["limit", "minMutual", "friendType"]
+    static let allowedOptions: Set<String> = ["limit", "minMutual", "friendType", "withTies", "friendLabel", "label"]
     var signature: ProcedureSignature {
         .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any, isOptional: true)],
               outputs: [.init("user", .node), .init("mutual", .integer)])
@@ -60,8 +60,18 @@ struct SocialConnectionsProcedure: Procedure {
     func call(_ arguments: [RuntimeValue], graph: inout Graph, context: inout ProcedureContext) throws(QueryError) -> ProcedureRows {
         let name = Self.name
         let options = try shared.options(arguments[1], allowed: Self.allowedOptions, procedure: name)
-        let connectionOptions = ConnectionOptions(limit: try shared.integer(options, "limit", procedure: name),
-                                                  minimumMutual: try shared.integer(options, "minMutual", procedure: name) ?? 1)
+        var connectionOptions = ConnectionOptions(limit: try shared.integer(options, "limit", procedure: name),
+                                                  minimumMutual: try shared.integer(options, "minMutual", procedure: name) ?? 1,
+                                                  limitWithTies: try shared.boolean(options, "withTies", procedure: name) ?? false)
+        // A label no node has: no friend counts, or no connection is listed.
+        if let friendLabel = try shared.string(options, "friendLabel", procedure: name) {
+            guard let id = graph.labelID(named: friendLabel) else { return [] }
+            connectionOptions.friendLabel = id
+        }
+        if let label = try shared.string(options, "label", procedure: name) {
+            guard let id = graph.labelID(named: label) else { return [] }
+            connectionOptions.label = id
+        }
         var names = shared.names
         switch options["friendType"] {
         case nil, .null?: break

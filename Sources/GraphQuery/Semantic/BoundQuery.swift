@@ -38,6 +38,10 @@ struct BoundMatch: Sendable {
     var boundBefore: Set<Int>
     /// Slots this clause introduces: set to null by OPTIONAL MATCH when nothing matches.
     var introduced: [Int]
+    /// The uniqueness group of relationships, by slot: two relationships must differ only within
+    /// a group (openCypher's uniqueness holds per MATCH clause; the Normalizer joins clauses,
+    /// keeping each one's group). A relationship not listed is in group 0.
+    var relationshipGroups: [Int: Int] = [:]
 }
 
 /// CREATE after binding.

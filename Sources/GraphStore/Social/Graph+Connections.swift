@@ -20,10 +20,23 @@ public struct ConnectionOptions: Sendable, Hashable {
     public var limit: Int?
     /// Only connections sharing at least this many friends (1 = every friend of a friend).
     public var minimumMutual: Int
+    /// With `limit` k: every connection whose count reaches the k-th highest count, so more
+    /// than k when there are ties there. The first k rows are the same; a caller ranking ties
+    /// by something else than the node id sorts these and cuts them itself.
+    public var limitWithTies: Bool
+    /// Only friends with this label are counted as mutual friends (the user's friends without
+    /// it are still not connections).
+    public var friendLabel: LabelID?
+    /// Only connections with this label are listed.
+    public var label: LabelID?
 
-    public init(limit: Int? = nil, minimumMutual: Int = 1) {
+    public init(limit: Int? = nil, minimumMutual: Int = 1, limitWithTies: Bool = false,
+                friendLabel: LabelID? = nil, label: LabelID? = nil) {
         self.limit = limit
         self.minimumMutual = minimumMutual
+        self.limitWithTies = limitWithTies
+        self.friendLabel = friendLabel
+        self.label = label
     }
 }
 
@@ -36,11 +49,23 @@ extension Graph {
                             scratch: inout TraversalScratch) -> [Connection] {
         guard contains(user) else { return [] }
         flagSelfAndFriends(user, schema: schema, scratch: &scratch)
-        countFriendsOfFriends(of: user, schema: schema, scratch: &scratch)
-        // The ranking ends the counting: every counter is zero again.
-        let result = scratch.rankTouched(limit: options.limit, minimum: options.minimumMutual) { _, c in
-            c & CounterFlags.excluded == 0
+        countFriendsOfFriends(of: user, schema: schema, friendLabel: options.friendLabel, scratch: &scratch)
+        // Without a label the closure reads nothing of the graph (capturing it copies it).
+        let keep: (UInt32, UInt32) -> Bool
+        if let label = options.label {
+            let members = label.index < labelMembers.count ? labelMembers[label.index] : NodeBitSet()
+            keep = { node, c in c & CounterFlags.excluded == 0 && members.contains(NodeID(rawValue: node)) }
+        } else {
+            keep = { _, c in c & CounterFlags.excluded == 0 }
         }
+        var limit = options.limit, minimum = options.minimumMutual
+        if options.limitWithTies, let k = limit {
+            // Every node whose count reaches the k-th highest: the rows of count ≥ that count.
+            minimum = max(minimum, scratch.countAtRank(k, minimum: minimum, keep))
+            limit = nil
+        }
+        // The ranking ends the counting: every counter is zero again.
+        let result = scratch.rankTouched(limit: limit, minimum: minimum, keep)
         return result.map { Connection(node: NodeID(rawValue: $0.node), mutualFriends: $0.count) }
     }
 
@@ -59,16 +84,19 @@ extension Graph {
         guard distinct.count > 1 else {
             return distinct.first.map { connections(of: $0, schema: schema, options: options, scratch: &scratch) } ?? []
         }
-        // Each user's friends, and for each friend f the users it is a friend of.
+        // Each user's friends, and for each friend f (with the friend label) the users it is a friend of.
         let friendSets = distinct.map { Set(friendIDs(of: $0, schema: schema)) }
         var usersOf: [UInt32: [Int]] = [:]
         for (k, friends) in friendSets.enumerated() {
-            for f in friends { usersOf[f, default: []].append(k) }
+            for f in friends where options.friendLabel.map({ node(NodeID(rawValue: f), hasLabel: $0) }) ?? true {
+                usersOf[f, default: []].append(k)
+            }
         }
         var counts: [UInt32: Int] = [:]
         for (f, reaching) in usersOf {
             try check()
-            for c in friendIDs(of: NodeID(rawValue: f), schema: schema) {
+            for c in friendIDs(of: NodeID(rawValue: f), schema: schema)
+            where options.label.map({ node(NodeID(rawValue: c), hasLabel: $0) }) ?? true {
                 if reaching.contains(where: { c != distinct[$0].rawValue && !friendSets[$0].contains(c) }) {
                     counts[c, default: 0] += 1
                 }
@@ -77,7 +105,13 @@ extension Graph {
         let floor = max(options.minimumMutual, 1)
         var ranked = counts.filter { $0.value >= floor }.map { Connection(node: NodeID(rawValue: $0.key), mutualFriends: $0.value) }
         ranked.sort { $0.mutualFriends != $1.mutualFriends ? $0.mutualFriends > $1.mutualFriends : $0.node < $1.node }
-        if let limit = options.limit, limit < ranked.count { ranked.removeSubrange(max(limit, 0)...) }
+        if let limit = options.limit, limit < ranked.count {
+            var end = max(limit, 0)
+            if options.limitWithTies, end > 0 {
+                while end < ranked.count && ranked[end].mutualFriends == ranked[end - 1].mutualFriends { end += 1 }
+            }
+            ranked.removeSubrange(end...)
+        }
         return ranked
     }
 
@@ -108,7 +142,8 @@ extension Graph {
     /// must not report by the flags in its counter (CounterFlags), so the hot loop makes one
     /// random memory access per step (the counter), as the C floor does.
     /// Raw buffers, no bounds checks, no allocation.
-    func countFriendsOfFriends(of user: NodeID, schema: SocialSchema, scratch: inout TraversalScratch) {
+    func countFriendsOfFriends(of user: NodeID, schema: SocialSchema, friendLabel: LabelID? = nil,
+                               scratch: inout TraversalScratch) {
         guard let friend = schema.friend else { return }
         var n = scratch.touchedCount
         scratch.counts.withUnsafeMutableBufferPointer { counts in
@@ -118,7 +153,7 @@ extension Graph {
                 guard let counts = counts.baseAddress, let touched = touched.baseAddress else { return }
                 var count = n
                 defer { n = count }
-                forEachFriendsRuns(of: user, friend) { f, runs in
+                forEachFriendsRuns(of: user, friend, label: friendLabel) { f, runs in
                     _ = runs.forEachFriend(of: f, after: f) { w in
                         // Half the steps of a wide walk are first touches: a
                         // branch on it was mispredicted on most of them.
@@ -140,7 +175,8 @@ extension Graph {
     /// located first, in a loop whose loads do not depend on each other, so the processor
     /// overlaps their misses; then `body` runs for each. Located one friend at a time, each
     /// friend's misses waited for the walk of the friend before.
-    @inline(__always) func forEachFriendsRuns(of user: NodeID, _ friend: RelationshipTypeID,
+    /// With `label`, friends without it are passed over.
+    @inline(__always) func forEachFriendsRuns(of user: NodeID, _ friend: RelationshipTypeID, label: LabelID? = nil,
                                               _ body: (_ friend: UInt32, _ runs: NeighborRuns) -> Void) {
         let batchSize = 16
         nodes.withUnsafeBufferPointer { records in
@@ -151,6 +187,7 @@ extension Graph {
                     var filled = 0
                     while filled < batchSize {
                         guard let f = outer.nextID() else { more = false; break }
+                        if let label, !node(NodeID(rawValue: f), hasLabel: label) { continue }
                         batch[filled] = (f, records[Int(f)].adjacency.neighborRuns(friend))
                         filled &+= 1
                     }
@@ -171,6 +208,30 @@ extension TraversalScratch {
     /// Above this limit a ranking orders every qualifying node (`rankAllTouched`) instead of
     /// keeping a heap of the best k.
     static let heapRankingLimit = 1_024
+
+    /// The counter of the `k`-th node when the touched nodes with counter ≥ `minimum` that pass
+    /// `keep` are ranked by counter descending (`minimum` when fewer qualify). Reads the
+    /// counters and leaves them as they are, for the ranking that follows.
+    /// - Complexity: O(touched + the highest counter).
+    func countAtRank(_ k: Int, minimum: Int, _ keep: (_ node: UInt32, _ counter: UInt32) -> Bool) -> Int {
+        guard k > 0 else { return Int(CounterFlags.count) }
+        var histogram: [Int] = []
+        touchedSlots.withUnsafeBufferPointer { slots in
+            for node in slots[0..<touchedCount] {
+                let c = counts[Int(node)]
+                guard Int(c) >= minimum, keep(node, c) else { continue }
+                let count = Int(c & CounterFlags.count)
+                if count >= histogram.count { histogram.append(contentsOf: repeatElement(0, count: count + 1 - histogram.count)) }
+                histogram[count] += 1
+            }
+        }
+        var seen = 0
+        for count in histogram.indices.reversed() {
+            seen += histogram[count]
+            if seen >= k { return count }
+        }
+        return minimum
+    }
 
     /// The touched nodes with counter ≥ `minimum` that pass `keep` (given the node and its
     /// counter), by counter descending then id ascending, at most `limit`. For a small limit a

@@ -1,0 +1,180 @@
+// Normalizer.swift — one canonical bound query per meaning, before any rule looks at it.
+// Users spell a question many ways: several MATCH clauses or one, comma-separated patterns or
+// one chain, a pattern written from either end, `WHERE u.id = 1` or `{id: 1}`, `NOT a = b` or
+// `a <> b`. Each rewrite here keeps the rows exactly as they were (order aside where no ORDER
+// BY asks for one), and leaves the query in the shape the rules (SocialPlanner) and the
+// planner read: consecutive MATCH clauses joined (each keeping its relationships' uniqueness
+// group), each chain as long as its patterns allow
+// and starting from its pinned end, equalities in property maps, inequalities as `<>`.
+
+/// Rewrites bound queries into their canonical form (see the file comment).
+enum Normalizer {
+    static func normalize(_ query: BoundQuery) -> BoundQuery {
+        var result = query
+        result.clauses = []
+        result.slotNames = []
+        let names = query.slotNames
+        for (index, entry) in query.clauses.enumerated() {
+            var clause = entry.clause
+            if case .match(var match) = clause {
+                let nodes = Set(match.patterns.flatMap { $0.nodes.map(\.slot) })
+                match.predicate = match.predicate.map { canonical($0, nodes: nodes) }
+                clause = .match(match)
+            }
+            // A MATCH right after a MATCH (neither optional) joins it: its patterns run per row of
+            // the first anyway, and its relationships keep their own uniqueness group, since
+            // openCypher's relationship uniqueness holds within one MATCH clause only.
+            if case .match(let next) = clause, !next.isOptional, let last = result.clauses.last,
+               case .match(let previous) = last.clause, !previous.isOptional {
+                result.clauses[result.clauses.count - 1] = (.match(joined(previous, next)), entry.width)
+                if !result.slotNames.isEmpty, index < names.count { result.slotNames[result.slotNames.count - 1] = names[index] }
+                continue
+            }
+            result.clauses.append((clause, entry.width))
+            if index < names.count { result.slotNames.append(names[index]) }
+        }
+        result.clauses = result.clauses.map { entry in
+            guard case .match(let match) = entry.clause else { return entry }
+            return (.match(chained(absorbingEqualities(match))), entry.width)
+        }
+        result.unions = query.unions.map { ($0.all, normalize($0.query)) }
+        return result
+    }
+
+    /// `second` appended to `first`: its relationships in uniqueness groups of their own.
+    static func joined(_ first: BoundMatch, _ second: BoundMatch) -> BoundMatch {
+        var match = first
+        let offset = (first.relationshipGroups.values.max() ?? 0) + 1
+        match.patterns += second.patterns
+        for pattern in second.patterns {
+            for relationship in pattern.relationships {
+                match.relationshipGroups[relationship.slot] = offset + second.group(of: relationship.slot)
+            }
+        }
+        match.predicate = SocialPlanner.conjunction(SocialPlanner.conjuncts(of: first.predicate)
+                                                    + SocialPlanner.conjuncts(of: second.predicate))
+        match.introduced = first.introduced + second.introduced.filter { !first.introduced.contains($0) }
+        return match
+    }
+
+    /// The WHERE conjuncts `n.key = value` (either side) on a labelled node new to the match,
+    /// with `value` known before it, moved into n's property map: `MATCH (u:User) WHERE u.id =
+    /// $id` is `MATCH (u:User {id: $id})`, so the start of a chain can be told by its map.
+    static func absorbingEqualities(_ match: BoundMatch) -> BoundMatch {
+        let (patterns, conjuncts) = Planner.absorbEqualities(match)
+        var result = match
+        result.patterns = patterns
+        result.predicate = SocialPlanner.conjunction(conjuncts)
+        return result
+    }
+
+    /// The match with patterns that share an end node joined into one chain, and each chain
+    /// turned to start from the node the planner would start from (bound, then sought by a
+    /// property, then labelled), when that node is its last. Patterns binding a path are
+    /// kept as written (a path's direction is part of its value).
+    static func chained(_ match: BoundMatch) -> BoundMatch {
+        var patterns = match.patterns
+        var joinedAny = true
+        while joinedAny {
+            joinedAny = false
+            search: for i in patterns.indices {
+                for j in patterns.indices where j != i {
+                    guard patterns[i].pathSlot == nil, patterns[j].pathSlot == nil,
+                          let chain = concatenation(patterns[i], patterns[j]) else { continue }
+                    patterns[i] = chain
+                    patterns.remove(at: j)
+                    joinedAny = true
+                    break search
+                }
+            }
+        }
+        var bound = match.boundBefore
+        for p in patterns.indices {
+            let pattern = patterns[p]
+            if pattern.pathSlot == nil, pattern.nodes.count > 1,
+               Planner.startIndex(of: pattern, bound: bound) == pattern.nodes.count - 1,
+               Planner.startIndex(of: reversed(pattern), bound: bound) == 0 {
+                patterns[p] = reversed(pattern)
+            }
+            bound.formUnion(patterns[p].nodes.map(\.slot))
+        }
+        var result = match
+        result.patterns = patterns
+        return result
+    }
+
+    /// `a` and `b` as one chain when an end of one is an end of the other, else nil.
+    static func concatenation(_ a: BoundPattern, _ b: BoundPattern) -> BoundPattern? {
+        let (aFirst, aLast) = (a.nodes[0].slot, a.nodes[a.nodes.count - 1].slot)
+        let (bFirst, bLast) = (b.nodes[0].slot, b.nodes[b.nodes.count - 1].slot)
+        if aLast == bFirst { return appended(a, b) }
+        if aLast == bLast { return appended(a, reversed(b)) }
+        if aFirst == bLast { return appended(b, a) }
+        if aFirst == bFirst { return appended(reversed(a), b) }
+        return nil
+    }
+
+    /// `a` followed by `b`, whose first node is `a`'s last: that node's labels and properties
+    /// are both patterns' (the same slot, so the same node).
+    static func appended(_ a: BoundPattern, _ b: BoundPattern) -> BoundPattern {
+        var result = a
+        var joint = a.nodes[a.nodes.count - 1]
+        let other = b.nodes[0]
+        joint.labels += other.labels.filter { !joint.labels.contains($0) }
+        joint.properties += other.properties
+        result.nodes[result.nodes.count - 1] = joint
+        result.nodes += b.nodes.dropFirst()
+        result.relationships += b.relationships
+        return result
+    }
+
+    /// The same chain written from its other end.
+    static func reversed(_ pattern: BoundPattern) -> BoundPattern {
+        var result = pattern
+        result.nodes.reverse()
+        result.relationships = pattern.relationships.reversed().map { relationship in
+            var flipped = relationship
+            switch relationship.direction {
+            case .leftToRight: flipped.direction = .rightToLeft
+            case .rightToLeft: flipped.direction = .leftToRight
+            case .either: break
+            }
+            return flipped
+        }
+        return result
+    }
+
+    /// A predicate in canonical spelling: `NOT (a = b)` → `a <> b`, `NOT (a <> b)` → `a = b`,
+    /// `NOT NOT x` → `x`, and `id(a) <> id(b)` / `id(a) = id(b)` of two pattern nodes → the
+    /// nodes compared (the same truth value, null included; `nodes` are the match's node slots). Conjunctions are canonicalised
+    /// part by part.
+    static func canonical(_ e: Expression, nodes: Set<Int>) -> Expression {
+        switch e {
+        case .binary(.and, let l, let r):
+            return .binary(.and, canonical(l, nodes: nodes), canonical(r, nodes: nodes))
+        case .unary(.not, .unary(.not, let inner)):
+            return canonical(inner, nodes: nodes)
+        case .unary(.not, .binary(.equal, let l, let r)):
+            return canonical(.binary(.notEqual, l, r), nodes: nodes)
+        case .unary(.not, .binary(.notEqual, let l, let r)):
+            return canonical(.binary(.equal, l, r), nodes: nodes)
+        case .binary(let op, let l, let r) where op == .equal || op == .notEqual:
+            if let a = nodeID(l, nodes: nodes), let b = nodeID(r, nodes: nodes) { return .binary(op, .slot(a), .slot(b)) }
+            return e
+        default:
+            return e
+        }
+    }
+
+    /// The node slot `n` of `id(n)`, when n is a pattern node.
+    static func nodeID(_ e: Expression, nodes: Set<Int>) -> Int? {
+        guard case .function(let call) = e, call.name.lowercased() == "id", call.arguments.count == 1,
+              case .slot(let s) = call.arguments[0], nodes.contains(s) else { return nil }
+        return s
+    }
+}
+
+extension BoundMatch {
+    /// The uniqueness group of the relationship in `slot` (`relationshipGroups`, else 0).
+    func group(of slot: Int) -> Int { relationshipGroups[slot] ?? 0 }
+}
