@@ -33,9 +33,10 @@ public final class QueryEngine: Sendable {
     }
 
     /// An engine whose planner rewrites queries (`optimize`, as every engine graphd serves
-    /// with) or plans them exactly as bound (the tests' reference).
-    init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
-         procedures: ProcedureRegistry = .standard, optimize: Bool) {
+    /// with) or plans them exactly as bound: the reference the metamorphic tests and the
+    /// benchmark harness check each phrasing's answer against.
+    public init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
+                procedures: ProcedureRegistry = .standard, optimize: Bool) {
         self.cacheCapacity = max(1, cacheCapacity)
         self.settings = Mutex(configuration)
         self.procedures = procedures
@@ -176,6 +177,11 @@ public final class QueryEngine: Sendable {
     /// Thrown inside `executeIfQuick` when the store's lock is not free at once; never escapes.
     static let lockBusy = QueryError(.runtime, "the graph is being written")
 
+    /// Thrown by a rewritten plan that meets data its rewrite does not answer exactly (two
+    /// connections sharing the values a query groups them by): the query runs again on its
+    /// plan as bound (`CompiledPlan.fallback`), so it never escapes.
+    static let rewriteDoesNotHold = QueryError(.runtime, "a rewritten plan cannot answer this data exactly")
+
     /// Overruns of the budget, less quick runs since, after which a text is not tried quickly:
     /// one overrun may be a cold cache or a preemption; three in a row are the query.
     static let strikesOut = 3
@@ -260,6 +266,20 @@ public final class QueryEngine: Sendable {
     private func run(_ compiled: CompiledPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
                      readOnly: Bool, configuration: QueryConfiguration, watchdog: Watchdog, profiler: Profiler?,
                      tryLock: Bool = false) throws(QueryError) -> QueryResult {
+        do {
+            return try runPlan(compiled, on: store, header: header, parameters: parameters, readOnly: readOnly,
+                               configuration: configuration, watchdog: watchdog, profiler: profiler, tryLock: tryLock)
+        } catch let error where error == QueryEngine.rewriteDoesNotHold {
+            // The rewritten run changed nothing (a write rolls back on any error): run as bound.
+            guard let fallback = compiled.fallback else { throw QueryError(.runtime, "internal: \(error.message)") }
+            return try runPlan(fallback, on: store, header: header, parameters: parameters, readOnly: readOnly,
+                               configuration: configuration, watchdog: watchdog, profiler: profiler, tryLock: tryLock)
+        }
+    }
+
+    private func runPlan(_ compiled: CompiledPlan, on store: GraphStore, header: ParameterHeader, parameters: [String: Value],
+                         readOnly: Bool, configuration: QueryConfiguration, watchdog: Watchdog, profiler: Profiler?,
+                         tryLock: Bool) throws(QueryError) -> QueryResult {
         if readOnly && compiled.plan.isUpdating {
             throw QueryError(.semantic, "graph.RO_QUERY is to be executed only on read-only queries")
         }
@@ -316,10 +336,14 @@ public final class QueryEngine: Sendable {
         let plan: LogicalPlan
         /// No step the quick path's budget cannot interrupt (`mayAnswerQuickly`), decided once.
         let answersQuickly: Bool
+        /// The plan as bound, for a rewritten plan that may find its rewrite does not hold for
+        /// the data (`rewriteDoesNotHold`); nil for every other plan.
+        let fallback: CompiledPlan?
 
-        init(_ plan: LogicalPlan, answersQuickly: Bool) {
+        init(_ plan: LogicalPlan, answersQuickly: Bool, fallback: CompiledPlan? = nil) {
             self.plan = plan
             self.answersQuickly = answersQuickly
+            self.fallback = fallback
         }
     }
 
@@ -345,7 +369,12 @@ public final class QueryEngine: Sendable {
         let bound = try Binder.bind(query, registry: procedures)
         let plan = optimize ? SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(bound)
             : Planner.plan(bound, optimize: false)
-        let compiled = CompiledPlan(plan, answersQuickly: mayAnswerQuickly(plan))
+        var fallback: CompiledPlan?
+        if plan.mayNotHold {
+            let asBound = Planner.plan(bound, optimize: false)
+            fallback = CompiledPlan(asBound, answersQuickly: mayAnswerQuickly(asBound))
+        }
+        let compiled = CompiledPlan(plan, answersQuickly: mayAnswerQuickly(plan), fallback: fallback)
         cache.withLock { plans in
             if plans.count >= cacheCapacity { plans.removeAll(keepingCapacity: true) }
             plans[key] = CachedPlan(compiled: compiled, hasRun: forRun)

@@ -117,7 +117,10 @@ public struct PhrasingGenerator: Sendable {
             let count = "count(DISTINCT f)"
             let order = pick(["ORDER BY m DESC, id(c)", "ORDER BY m DESC, id(c) ASC"])
             let limit = pick([" LIMIT $k", " LIMIT 10", " SKIP 2 LIMIT $k", ""])
-            switch random() % 3 {
+            switch random() % 4 {
+            case 3:
+                // Grouped by the id alone: one row per id value, so ordering by it is total.
+                return Phrasing(question: question, text: "\(match) RETURN c.id AS id, \(count) AS m ORDER BY m DESC, id\(limit)", isOrdered: true)
             case 0:
                 return Phrasing(question: question, text: "\(match) WITH c, \(count) AS m RETURN c.id AS id, m \(order)\(limit)", isOrdered: true)
             case 1:

@@ -271,6 +271,29 @@ import GraphStore
         #expect(try rows(engine, store, "CALL social.friends(12345, null) YIELD friend RETURN friend").isEmpty)
     }
 
+    /// Grouped by `c.id` instead of c, the connections query runs on the kernel while no two
+    /// connections share an id; when two do, the group's count is over both (the distinct
+    /// friends they share, not the sum), so the query runs again on its plan as bound.
+    @Test func aGroupingByValuesOfCRunsAsBoundWhenTwoConnectionsShareThem() throws {
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine(), reference = QueryEngine(optimize: false)
+        _ = try engine.execute("""
+            CREATE (u:User {id: 1})-[:FRIEND]->(f:User {id: 2}), (f)-[:FRIEND]->(:User {id: 7}), (f)-[:FRIEND]->(:User {id: 7}),
+                   (g:User {id: 3})-[:FRIEND]->(u), (g)-[:FRIEND]->(:User {id: 8}), (f)-[:FRIEND]->(:User {id: 9}), (g)-[:FRIEND]->(:User {id: 9})
+            """, on: store)
+        let text = """
+            MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE c <> u AND NOT (u)-[:FRIEND]-(c)
+            RETURN c.id AS id, count(DISTINCT f) AS m ORDER BY m DESC, id
+            """
+        #expect(try engine.explain(text, on: store).contains { $0.contains("(rule: connections)") })
+        let shared = try rows(engine, store, text, ["u": .integer(1)])
+        // Both 7s are reached through f alone: one mutual friend, not two.
+        #expect(shared == [[.integer(9), .integer(2)], [.integer(7), .integer(1)], [.integer(8), .integer(1)]])
+        #expect(shared == (try rows(reference, store, text, ["u": .integer(1)])))
+        // No shared id among user 3's connections: the kernel's rows, the same answer.
+        #expect(try rows(engine, store, text, ["u": .integer(3)]) == (try rows(reference, store, text, ["u": .integer(3)])))
+    }
+
     @Test func theOptionsMapMayBeLeftOut() throws {
         let (store, engine) = try Self.socialStore()
         // Each social.* procedure with an options map answers without it as with `{}`.

@@ -5,6 +5,10 @@
 /// The aggregating functions (FunctionCatalog lists them as `.aggregate`), by catalog name.
 enum AggregateFunction: String, Sendable {
     case count, collect, sum, avg, min, max
+    /// The value of the group's only row, for a planner rewrite that expects one row a group
+    /// (SocialPlanner); a second row throws `QueryEngine.rewriteDoesNotHold`. Its name cannot
+    /// be written in a query.
+    case onlyRow = " only row"
 }
 
 /// One aggregate's state for one group.
@@ -38,6 +42,9 @@ struct Accumulator {
             case .double(let d): sawDouble = true; doubleSum += d
             default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, or Null", value)
             }
+        case .onlyRow:
+            if count > 1 { throw QueryEngine.rewriteDoesNotHold }
+            best = value
         case .min:
             if best.isNull || RuntimeValue.order(value, best) < 0 { best = value }
         case .max:
@@ -59,7 +66,7 @@ struct Accumulator {
         case .collect: return .list(values)
         case .sum: return sawDouble ? .double(doubleSum) : .integer(integerSum)
         case .avg: return count == 0 ? .null : .double(doubleSum / Double(count))
-        case .min, .max: return best
+        case .min, .max, .onlyRow: return best
         }
     }
 }

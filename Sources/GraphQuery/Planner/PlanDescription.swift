@@ -61,7 +61,8 @@ extension LogicalPlan {
             if projection.predicate != nil { text += " WHERE" }
             lines.append(text)
         case .call(let call):
-            lines.append((call.isOptional ? "Optional ProcedureCall " : "ProcedureCall ") + call.name + (call.predicate != nil ? " WHERE" : ""))
+            lines.append((call.isOptional ? "Optional ProcedureCall " : "ProcedureCall ") + call.name + (call.predicate != nil ? " WHERE" : "")
+                         + (call.rule.map { " (rule: \($0))" } ?? ""))
         case .set(let items): lines.append("Update \(items.count) item\(items.count == 1 ? "" : "s")")
         case .remove(let items): lines.append("Remove \(items.count) item\(items.count == 1 ? "" : "s")")
         case .delete(let detach, let targets): lines.append("\(detach ? "DetachDelete" : "Delete") \(targets.count)")

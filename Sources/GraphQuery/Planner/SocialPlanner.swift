@@ -30,9 +30,12 @@ enum SocialPlanner {
                var rewritten = connections(match, projection) {
                 var next: BoundProjection?
                 if i + 2 < source.count, case .projection(let p) = source[i + 2].clause { next = p }
-                rewritten.call.arguments[1] = options(rewritten.call.arguments[1], grouping: projection, next: next)
-                kernelOrdered(&rewritten.projection, grouping: projection, next: &next)
-                if let next { source[i + 2].clause = .projection(next) }
+                // A guarded grouping must see every row: no limit or order is pushed into the kernel.
+                if !rewritten.projection.isAggregating {
+                    rewritten.call.arguments[1] = options(rewritten.call.arguments[1], grouping: projection, next: next)
+                    kernelOrdered(&rewritten.projection, grouping: projection, next: &next)
+                    if let next { source[i + 2].clause = .projection(next) }
+                }
                 clauses.append((.match(rewritten.match), source[i].width))
                 clauses.append((.call(rewritten.call), source[i].width))
                 clauses.append((.projection(rewritten.projection), source[i + 1].width))
@@ -110,7 +113,7 @@ enum SocialPlanner {
                 guard let slots = e.referencedSlots, slots.isSubset(of: [c.slot]) else { return nil }
             }
         }
-        guard sawC, sawCount else { return nil }
+        guard sawCount else { return nil }
 
         var start = match
         start.patterns = [BoundPattern(nodes: [u], relationships: [])]
@@ -125,10 +128,19 @@ enum SocialPlanner {
         let call = BoundCall(name: "social.connections",
                              arguments: [.slot(u.slot), .map(options)],
                              outputs: [(column: 0, slot: c.slot), (column: 1, slot: f.slot)],
-                             predicate: nil, isReadOnly: true, gathersInput: true)
+                             predicate: nil, isReadOnly: true, gathersInput: true, rule: "connections")
         var grouped = projection
-        grouped.items = items
-        grouped.aggregates = []
+        if sawC {
+            // Grouped by c: a group is one of the kernel's rows.
+            grouped.items = items
+            grouped.aggregates = []
+        } else {
+            // Grouped by values of c only (`c.id`, say): a group is one kernel row as long as no
+            // two connections share those values. The grouping stays, taking each group's only
+            // row's count; a second row in a group means they do, and the query runs again on
+            // its plan as bound (QueryEngine.rewriteDoesNotHold).
+            grouped.aggregates = [BoundAggregate(function: .onlyRow, isDistinct: false, argument: .slot(f.slot))]
+        }
         return (start, call, grouped)
     }
 
@@ -159,7 +171,8 @@ enum SocialPlanner {
         // procedure); m's label, if any, filters the kernel's friends.
         let call = BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
                              outputs: [(column: 0, slot: m.slot)],
-                             predicate: m.labels.isEmpty ? nil : .hasLabels(.slot(m.slot), m.labels), isReadOnly: true)
+                             predicate: m.labels.isEmpty ? nil : .hasLabels(.slot(m.slot), m.labels), isReadOnly: true,
+                             rule: "mutualFriends")
         return (ends2, call)
     }
 
@@ -207,7 +220,8 @@ enum SocialPlanner {
             let call = BoundCall(name: "social.mutualFriends",
                                  arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true)), .literal(.string(countMode)),
                                              conjunction(conjuncts) ?? .literal(.bool(true))],
-                                 outputs: [(column: 0, slot: m.slot)], predicate: nil, isReadOnly: true)
+                                 outputs: [(column: 0, slot: m.slot)], predicate: nil, isReadOnly: true,
+                                 rule: "mutualFriendCount")
             return (call, counted)
         }
         // The WHERE (on a and b only, so the same for every m) and m's label filter the call's
@@ -215,7 +229,8 @@ enum SocialPlanner {
         var filters = conjuncts
         if !m.labels.isEmpty { filters.append(.hasLabels(.slot(m.slot), m.labels)) }
         let call = BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
-                             outputs: [(column: 0, slot: m.slot)], predicate: conjunction(filters), isReadOnly: true, isOptional: true)
+                             outputs: [(column: 0, slot: m.slot)], predicate: conjunction(filters), isReadOnly: true, isOptional: true,
+                             rule: "optionalMutualFriends")
         return (call, projection)
     }
 

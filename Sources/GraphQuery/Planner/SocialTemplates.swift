@@ -350,6 +350,7 @@ enum SocialTemplates {
             // (a kernel whose pattern rows come in another order reads it).
             call.arguments.append(.literal(.bool(true)))
             if ordersAsKernel { call.arguments.append(.literal(.bool(true))) }
+            call.rule = "template " + template.procedure
             replacement.clauses[k].clause = .call(call)
             break
         }

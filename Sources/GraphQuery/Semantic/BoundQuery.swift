@@ -89,6 +89,9 @@ struct BoundCall: Sendable {
     /// procedure answers for them together, as the grouping it replaces did. Nothing after the
     /// call may read the input rows' other slots.
     var gathersInput = false
+    /// The planner rule that made this call out of a plain pattern (EXPLAIN names it); nil
+    /// for a CALL the query wrote.
+    var rule: String? = nil
 }
 
 /// MERGE after binding: the pattern to look for (with its slots) and to create when absent.
