@@ -79,12 +79,16 @@ struct LogicalPlan: Sendable {
     /// Set when the plan is a point lookup, which runs without the general executor.
     var pointLookup: PointLookup?
 
-    /// Whether a step takes a group's only row (`AggregateFunction.onlyRow`): a rewrite that
-    /// may find it does not hold for the data, so the plan as bound is kept beside it.
+    /// Whether a step takes a group's only row (`AggregateFunction.onlyRow`) or is a call that
+    /// may not hold (`BoundCall.mayNotHold`): a rewrite that may find it does not hold for the
+    /// data, so the plan as bound is kept beside it.
     var mayNotHold: Bool {
         steps.contains { step in
-            guard case .projection(let projection) = step.step else { return false }
-            return projection.aggregates.contains { $0.function == .onlyRow }
+            switch step.step {
+            case .projection(let projection): return projection.aggregates.contains { $0.function == .onlyRow }
+            case .call(let call): return call.mayNotHold
+            default: return false
+            }
         } || unions.contains { $0.plan.mayNotHold }
     }
 }

@@ -158,21 +158,27 @@ enum SocialPlanner {
         // The procedure takes users: both ends must be matched as :User (it ignores others).
         let names = SocialNames.standard
         guard a.labels.contains(names.user), b.labels.contains(names.user) else { return nil }
-        // WHERE: `a <> b`, plus conditions on a and b alone.
+        // WHERE: conditions on a and b alone (`a <> b` among them, or not).
         let ends = match.boundBefore.union([a.slot, b.slot])
         for conjunct in conjuncts {
             guard let slots = conjunct.referencedSlots, slots.isSubset(of: ends) else { return nil }
         }
+        // Without `a <> b`, a row whose a is its b is the pattern's cycle through one user,
+        // which the kernel does not list: the call then asks for the plan as bound.
+        let endsDiffer = conjuncts.contains { isNotEqual($0, a.slot, b.slot) }
         guard seesOnlyDistinct(projection, visible: match.boundBefore.union([a.slot, m.slot, b.slot])) else { return nil }
         var ends2 = match
         ends2.patterns = [BoundPattern(nodes: [a], relationships: []), BoundPattern(nodes: [b], relationships: [])]
         ends2.introduced = match.introduced.filter { $0 == a.slot || $0 == b.slot }
         // The third argument asks for the pattern's semantics on FRIEND self-loops (see the
         // procedure); m's label, if any, filters the kernel's friends.
-        let call = BoundCall(name: "social.mutualFriends", arguments: [.slot(a.slot), .slot(b.slot), .literal(.bool(true))],
+        var arguments: [Expression] = [.slot(a.slot), .slot(b.slot), .literal(.bool(true))]
+        if !endsDiffer { arguments.append(.literal(.string(distinctEndsMode))) }
+        var call = BoundCall(name: "social.mutualFriends", arguments: arguments,
                              outputs: [(column: 0, slot: m.slot)],
                              predicate: m.labels.isEmpty ? nil : .hasLabels(.slot(m.slot), m.labels), isReadOnly: true,
                              rule: "mutualFriends")
+        call.mayNotHold = !endsDiffer
         return (ends2, call)
     }
 
@@ -196,6 +202,7 @@ enum SocialPlanner {
     static func optionalMutualFriends(_ match: BoundMatch, _ projection: BoundProjection)
         -> (call: BoundCall, projection: BoundProjection)? {
         guard match.isOptional, let (a, m, b, conjuncts) = mutualFriendsPath(match),
+              conjuncts.contains(where: { isNotEqual($0, a.slot, b.slot) }),
               match.boundBefore.contains(a.slot), match.boundBefore.contains(b.slot),
               a.labels.isEmpty, a.properties.isEmpty, b.labels.isEmpty, b.properties.isEmpty else { return nil }
         for conjunct in conjuncts {
@@ -237,10 +244,14 @@ enum SocialPlanner {
     /// The fourth argument of a counting social.mutualFriends call (see optionalMutualFriends).
     static let countMode = "count"
 
-    /// The MATCH `(a)-[:FRIEND]-(m)-[:FRIEND]-(b) WHERE a <> b …` both mutual-friend rewrites
-    /// start from: one pattern, three distinct nodes, `m` new, unlabelled or `:User`, without
-    /// properties, both relationships FRIEND, undirected, without properties, new; the WHERE's
-    /// conjuncts include `a <> b`. Its nodes and conjuncts, or nil for any other shape.
+    /// The fourth argument of a social.mutualFriends call whose query did not say `a <> b`:
+    /// given one user twice, the call throws QueryEngine.rewriteDoesNotHold.
+    static let distinctEndsMode = "distinctEnds"
+
+    /// The MATCH `(a)-[:FRIEND]-(m)-[:FRIEND]-(b) WHERE …` both mutual-friend rewrites start
+    /// from: one pattern, three distinct nodes, `m` new, unlabelled or `:User`, without
+    /// properties, both relationships FRIEND, undirected, without properties, new. Its nodes
+    /// and the WHERE's conjuncts, or nil for any other shape.
     static func mutualFriendsPath(_ match: BoundMatch)
         -> (a: BoundNodePattern, m: BoundNodePattern, b: BoundNodePattern, conjuncts: [Expression])? {
         guard match.patterns.count == 1 else { return nil }
@@ -254,9 +265,7 @@ enum SocialPlanner {
             guard relationship.types == [names.friend], relationship.direction == .either, relationship.properties.isEmpty,
                   relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
         }
-        let conjuncts = conjuncts(of: match.predicate)
-        guard conjuncts.contains(where: { isNotEqual($0, a.slot, b.slot) }) else { return nil }
-        return (a, m, b, conjuncts)
+        return (a, m, b, conjuncts(of: match.predicate))
     }
 
     /// The conjuncts of a WHERE: `x AND (y AND z)` → [x, y, z]; none without one.

@@ -129,6 +129,9 @@ struct SocialMutualFriendsProcedure: Procedure {
         guard let a = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: Self.name, argument: "a"),
               let b = try shared.node(arguments[1], label: schema.user, schema: schema, graph: graph, procedure: Self.name, argument: "b")
         else { return counting ? [[.integer(0)]] : [] }
+        if a == b, arguments.count == 4, case .string(SocialPlanner.distinctEndsMode) = arguments[3] {
+            throw QueryEngine.rewriteDoesNotHold
+        }
         // A third argument, `true`, comes only from the planner's rewrite of the plain pattern
         // `(a)-[:FRIEND]-(m)-[:FRIEND]-(b)` (Planner/SocialPlanner.swift), whose rows must stay
         // exactly the pattern's: there a FRIEND self-loop makes a (or b) a neighbour of itself,

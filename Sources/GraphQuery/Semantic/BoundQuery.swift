@@ -92,6 +92,9 @@ struct BoundCall: Sendable {
     /// The planner rule that made this call out of a plain pattern (EXPLAIN names it); nil
     /// for a CALL the query wrote.
     var rule: String? = nil
+    /// Set by a rule whose call may find, for some rows, that the rewrite does not hold
+    /// (QueryEngine.rewriteDoesNotHold): the plan as bound is kept beside it.
+    var mayNotHold = false
 }
 
 /// MERGE after binding: the pattern to look for (with its slots) and to create when absent.
