@@ -156,6 +156,18 @@ extension Graph {
         }
     }
 
+    /// The rows the pattern `(node)-[:type]-()` (or `->`, `<-` for one direction) matches: the
+    /// relationships of `type` in `direction`, a self-loop once when matched either way (it is
+    /// in both of the node's lists, one relationship). What `count(*)` of that expansion is.
+    /// - Complexity: O(log degree).
+    public func expansionCount(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> Int {
+        guard contains(node) else { return 0 }
+        guard direction == .both else { return degree(of: node, type: type, direction: direction) }
+        let outgoing = adjacency(of: node, type: type, direction: .outgoing)
+        return outgoing.count + adjacency(of: node, type: type, direction: .incoming).count
+            - outgoing.positions(ofNeighbor: node).count
+    }
+
     /// The types for which `node` has relationships in `direction` (ascending); lets a caller
     /// expand an untyped pattern `(a)-->(b)` without trying every type.
     public func relationshipTypes(of node: NodeID, direction: Direction) -> [RelationshipTypeID] {

@@ -13,8 +13,8 @@ struct QueryEngineTests {
     @Test("every built-in scalar function in the catalog has a body, and every body is in the catalog")
     func scalarFunctionsMatchTheCatalog() {
         let scalars = FunctionCatalog.signatures.values.filter { $0.kind == .scalar }.map(\.name)
-        #expect(Set(scalars) == Set(ScalarFunction.allCases.map(\.rawValue)))
-        #expect(scalars.count == ScalarFunction.allCases.count)
+        #expect(Set(scalars) == Set(ScalarFunction.nameable.map(\.rawValue)))
+        #expect(scalars.count == ScalarFunction.nameable.count)
     }
 
     @Test("a plan is cached by body text, whatever the CYPHER header's values")

@@ -309,6 +309,33 @@ import GraphStore
         #expect(try !rows(engine, store, text, ["a": .integer(0), "b": .integer(0)]).isEmpty)
     }
 
+    /// Counting a one-hop expansion whose far end nothing reads is the stored degree: the same
+    /// rows as the walk, self-loops (one row each, either way) and pairs stored twice included.
+    @Test func countsOfOneHopAreDegrees() throws {
+        let (store, _) = try Self.awkwardSocialStore()
+        let engine = QueryEngine(), reference = QueryEngine(optimize: false)
+        let texts = [
+            "MATCH (u:User)-[:FRIEND]-(f) RETURN u.id AS id, count(f) AS d ORDER BY d DESC, id",
+            "MATCH (u:User)-[r:FRIEND]->() WITH u, count(r) AS d RETURN u.id AS id, d ORDER BY id, d",
+            "MATCH (f)-[:FRIEND]->(u:User) WHERE u.id < 10 RETURN u.id AS id, count(*) AS d ORDER BY id, d",
+            "MATCH (u:User {id: $u})-[:FRIEND]-(f) RETURN count(f) AS d",
+            "MATCH (u:User {id: $u})-[:FRIEND]-(f) RETURN count(*) AS a, count(f) AS b",
+            "MATCH (u:User)-[:NOPE]-(f) RETURN count(*) AS d",
+        ]
+        for text in texts {
+            #expect(try engine.explain(text, on: store).contains { $0.contains("(rule: degree)") }, "\(text)")
+            for u in [0, 2, 39, 12345] {
+                let p: [String: Value] = ["u": .integer(Int64(u))]
+                #expect(try rows(engine, store, text, p) == (try rows(reference, store, text, p)), "\(text) for \(u)")
+            }
+        }
+        // Read the far end, or count it DISTINCT: the walk.
+        for text in ["MATCH (u:User)-[:FRIEND]-(f) RETURN u.id, count(DISTINCT f)", "MATCH (u:User)-[:FRIEND]-(f:User) RETURN u.id, count(f)",
+                     "MATCH (u:User)-[:FRIEND]-(f) RETURN u.id, count(f), max(f.id)"] {
+            #expect(!(try engine.explain(text, on: store)).contains { $0.contains("(rule: degree)") }, "\(text)")
+        }
+    }
+
     @Test func theOptionsMapMayBeLeftOut() throws {
         let (store, engine) = try Self.socialStore()
         // Each social.* procedure with an options map answers without it as with `{}`.

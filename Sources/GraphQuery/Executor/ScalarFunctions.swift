@@ -56,6 +56,15 @@ extension ExecutionContext {
             case .relationship(let r): return .integer(Int64(r.id.rawValue))
             default: throw RuntimeValue.typeMismatch(expected: "Node, Edge, or Null", argument)
             }
+        case .expansionCount:
+            guard case .node(let n) = argument, arguments.count == 3, case .string(let type) = arguments[1],
+                  case .integer(let raw) = arguments[2], let direction = Direction(rawValue: UInt8(clamping: raw)) else {
+                throw RuntimeValue.typeMismatch(expected: "Node or Null", argument)
+            }
+            return withGraph { graph in
+                guard let id = graph.relationshipTypeID(named: type) else { return .integer(0) }
+                return .integer(Int64(graph.expansionCount(of: n, type: id, direction: direction)))
+            }
         case .labels:
             guard case .node(let n) = argument else { throw RuntimeValue.typeMismatch(expected: "Node or Null", argument) }
             return withGraph { graph in

@@ -59,6 +59,7 @@ extension LogicalPlan {
             if projection.skip != nil { text += " SKIP" }
             if projection.limit != nil { text += " LIMIT" }
             if projection.predicate != nil { text += " WHERE" }
+            if let rule = projection.rule { text += " (rule: \(rule))" }
             lines.append(text)
         case .call(let call):
             lines.append((call.isOptional ? "Optional ProcedureCall " : "ProcedureCall ") + call.name + (call.predicate != nil ? " WHERE" : "")

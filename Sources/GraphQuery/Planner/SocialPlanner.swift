@@ -44,6 +44,14 @@ enum SocialPlanner {
             }
             if i + 1 < source.count, case .match(let match) = source[i].clause,
                case .projection(let projection) = source[i + 1].clause,
+               let rewritten = GetDegree.rewrite(match, projection) {
+                clauses.append((.match(rewritten.match), source[i].width))
+                clauses.append((.projection(rewritten.projection), source[i + 1].width))
+                i += 2
+                continue
+            }
+            if i + 1 < source.count, case .match(let match) = source[i].clause,
+               case .projection(let projection) = source[i + 1].clause,
                let rewritten = optionalMutualFriends(match, projection) {
                 clauses.append((.call(rewritten.call), source[i].width))
                 clauses.append((.projection(rewritten.projection), source[i + 1].width))

@@ -69,6 +69,8 @@ struct BoundProjection: Sendable {
     var skip: Expression?
     var limit: Expression?
     var predicate: Expression?
+    /// The planner rule that rewrote this projection's aggregates (EXPLAIN names it).
+    var rule: String? = nil
     var isAggregating: Bool { !aggregates.isEmpty }
 }
 

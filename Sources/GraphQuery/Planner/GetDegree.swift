@@ -1,0 +1,72 @@
+// GetDegree.swift — the degree rule (Neo4j's GetDegree): counting the rows of a one-hop
+// expansion whose far end nothing reads is the node's stored degree, not a walk of its list.
+// `MATCH (u:User)-[:FRIEND]-(f) RETURN u.id, count(f)` counts each user's FRIEND rows in
+// O(log degree) instead of producing a row per friend.
+
+import GraphStore
+
+/// The degree rule: a MATCH of one hop and the grouping projection after it.
+enum GetDegree {
+    /// The MATCH and projection that replace `match` and `projection`, or nil when the shape is
+    /// not `(x …)-[:T]-(y)` (one type, any direction, y new and bare, the relationship new and
+    /// without properties) grouped by values of x alone, with every aggregate `count(*)`,
+    /// `count(y)` or `count(r)` (not DISTINCT). The MATCH keeps `(x …)` and its conditions on x,
+    /// plus "x has such a relationship" (the expansion yields no row for a node without one);
+    /// each count becomes the sum of x's expansion count over the group's rows.
+    static func rewrite(_ match: BoundMatch, _ projection: BoundProjection) -> (match: BoundMatch, projection: BoundProjection)? {
+        guard !match.isOptional, match.patterns.count == 1, projection.isAggregating else { return nil }
+        let pattern = match.patterns[0]
+        guard pattern.pathSlot == nil, pattern.nodes.count == 2, pattern.relationships.count == 1 else { return nil }
+        let relationship = pattern.relationships[0]
+        guard relationship.length == nil, relationship.types.count == 1, relationship.properties.isEmpty,
+              !match.boundBefore.contains(relationship.slot) else { return nil }
+        // Which end the projection reads: the other is the far end, which nothing may read.
+        for (near, far) in [(0, 1), (1, 0)] {
+            let x = pattern.nodes[near], y = pattern.nodes[far]
+            guard x.slot != y.slot, !match.boundBefore.contains(y.slot), y.labels.isEmpty, y.properties.isEmpty else { continue }
+            let unread: Set<Int> = [y.slot, relationship.slot]
+            let known = match.boundBefore.union([x.slot])
+            guard SocialPlanner.conjuncts(of: match.predicate).allSatisfy({ $0.referencedSlots?.isSubset(of: known) ?? false }),
+                  projection.aggregates.allSatisfy({ aggregate in
+                      guard aggregate.function == .count, !aggregate.isDistinct else { return false }
+                      guard let argument = aggregate.argument else { return true }
+                      if case .slot(let s) = argument { return unread.contains(s) }
+                      return false
+                  }),
+                  projection.items.allSatisfy({ item in
+                      if case .aggregateResult = item.expression { return true }
+                      return item.expression.referencedSlots?.isSubset(of: known) ?? false
+                  }),
+                  !projection.sortSeesInput
+            else { continue }
+            var direction = relationship.direction
+            if near == 1 {
+                switch direction {
+                case .leftToRight: direction = .rightToLeft
+                case .rightToLeft: direction = .leftToRight
+                case .either: break
+                }
+            }
+            let raw: Direction = switch direction {
+            case .leftToRight: .outgoing
+            case .rightToLeft: .incoming
+            case .either: .both
+            }
+            let count = Expression.function(FunctionCall(
+                name: ScalarFunction.expansionCount.rawValue, isDistinct: false, isStar: false,
+                arguments: [.slot(x.slot), .literal(.string(relationship.types[0])), .literal(.integer(Int64(raw.rawValue)))],
+                location: SourceLocation(line: 0, column: 0, offset: 0), scalar: .expansionCount))
+            var start = match
+            start.patterns = [BoundPattern(nodes: [x], relationships: [])]
+            start.predicate = SocialPlanner.conjunction(SocialPlanner.conjuncts(of: match.predicate)
+                                                        + [.binary(.greater, count, .literal(.integer(0)))])
+            start.introduced = match.introduced.filter { $0 == x.slot }
+            start.relationshipGroups = [:]
+            var summed = projection
+            summed.aggregates = projection.aggregates.map { _ in BoundAggregate(function: .sum, isDistinct: false, argument: count) }
+            summed.rule = "degree"
+            return (start, summed)
+        }
+        return nil
+    }
+}
