@@ -336,6 +336,19 @@ import GraphStore
         }
     }
 
+    /// `count(DISTINCT c)` over the connections path counts the kernel's rows.
+    @Test func theNumberOfConnectionsIsTheKernelsRows() throws {
+        let (store, _) = try Self.awkwardSocialStore()
+        let engine = QueryEngine(), reference = QueryEngine(optimize: false)
+        let text = "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c:User) WHERE c <> u AND NOT (u)-[:FRIEND]-(c) RETURN count(DISTINCT c) AS n"
+        #expect(try engine.explain(text, on: store).contains { $0.contains("(rule: connectionCount)") })
+        for u in [0, 2, 39, 12345] {
+            let p: [String: Value] = ["u": .integer(Int64(u))]
+            #expect(try rows(engine, store, text, p) == (try rows(reference, store, text, p)), "\(u)")
+        }
+        #expect(try rows(engine, store, text, ["u": .integer(0)]) != [[.integer(0)]])
+    }
+
     @Test func theOptionsMapMayBeLeftOut() throws {
         let (store, engine) = try Self.socialStore()
         // Each social.* procedure with an options map answers without it as with `{}`.

@@ -15,12 +15,7 @@ enum Normalizer {
         result.slotNames = []
         let names = query.slotNames
         for (index, entry) in query.clauses.enumerated() {
-            var clause = entry.clause
-            if case .match(var match) = clause {
-                let nodes = Set(match.patterns.flatMap { $0.nodes.map(\.slot) })
-                match.predicate = match.predicate.map { canonical($0, nodes: nodes) }
-                clause = .match(match)
-            }
+            let clause = entry.clause
             // A MATCH right after a MATCH (neither optional) joins it: its patterns run per row of
             // the first anyway, and its relationships keep their own uniqueness group, since
             // openCypher's relationship uniqueness holds within one MATCH clause only.
@@ -34,7 +29,10 @@ enum Normalizer {
             if index < names.count { result.slotNames.append(names[index]) }
         }
         result.clauses = result.clauses.map { entry in
-            guard case .match(let match) = entry.clause else { return entry }
+            guard case .match(var match) = entry.clause else { return entry }
+            // After the join, so that `id(c) <> id(u)` in a later clause knows u is a node.
+            let nodes = Set(match.patterns.flatMap { $0.nodes.map(\.slot) })
+            match.predicate = match.predicate.map { canonical($0, nodes: nodes) }
             return (.match(chained(absorbingEqualities(match))), entry.width)
         }
         result.unions = query.unions.map { ($0.all, normalize($0.query)) }

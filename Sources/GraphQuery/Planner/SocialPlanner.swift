@@ -44,6 +44,15 @@ enum SocialPlanner {
             }
             if i + 1 < source.count, case .match(let match) = source[i].clause,
                case .projection(let projection) = source[i + 1].clause,
+               let rewritten = connectionCount(match, projection) {
+                clauses.append((.match(rewritten.match), source[i].width))
+                clauses.append((.call(rewritten.call), source[i].width))
+                clauses.append((.projection(rewritten.projection), source[i + 1].width))
+                i += 2
+                continue
+            }
+            if i + 1 < source.count, case .match(let match) = source[i].clause,
+               case .projection(let projection) = source[i + 1].clause,
                let rewritten = GetDegree.rewrite(match, projection) {
                 clauses.append((.match(rewritten.match), source[i].width))
                 clauses.append((.projection(rewritten.projection), source[i + 1].width))
@@ -76,9 +85,12 @@ enum SocialPlanner {
         return result
     }
 
-    /// The three clauses that replace a recognised connections MATCH + projection, or nil.
-    static func connections(_ match: BoundMatch, _ projection: BoundProjection)
-        -> (match: BoundMatch, call: BoundCall, projection: BoundProjection)? {
+    /// The chain `(u)-[:T]-(f)-[:T]-(c)` with `c <> u` and `NOT (u)-[:T]-(c)` both rules on
+    /// friends of friends start from (any one type, both hops undirected, f and c new, without
+    /// properties, at most one label each; the WHERE's other conjuncts on u alone): its nodes,
+    /// type and those other conjuncts, or nil for any other shape.
+    static func connectionsPath(_ match: BoundMatch)
+        -> (u: BoundNodePattern, f: BoundNodePattern, c: BoundNodePattern, type: String, onU: [Expression])? {
         guard !match.isOptional, match.patterns.count == 1 else { return nil }
         let pattern = match.patterns[0]
         guard pattern.pathSlot == nil, pattern.nodes.count == 3, pattern.relationships.count == 2 else { return nil }
@@ -95,16 +107,57 @@ enum SocialPlanner {
                   relationship.length == nil, !match.boundBefore.contains(relationship.slot) else { return nil }
         }
         // WHERE: exactly `c <> u` and `NOT (u)-[:T]-(c)`, plus conditions on u alone.
-        let conjuncts = conjuncts(of: match.predicate)
         var sawNotEqual = false, sawAntiJoin = false
         var onU: [Expression] = []
-        for conjunct in conjuncts {
+        for conjunct in conjuncts(of: match.predicate) {
             if isNotEqual(conjunct, u.slot, c.slot) { sawNotEqual = true; continue }
             if isNotFriends(conjunct, u.slot, c.slot, type: type[0]) { sawAntiJoin = true; continue }
             guard let slots = conjunct.referencedSlots, slots.isSubset(of: match.boundBefore.union([u.slot])) else { return nil }
             onU.append(conjunct)
         }
         guard sawNotEqual, sawAntiJoin else { return nil }
+        return (u, f, c, type[0], onU)
+    }
+
+    /// The MATCH (u alone) and the call of the connections kernel that replace the path.
+    static func connectionsCall(_ match: BoundMatch, u: BoundNodePattern, f: BoundNodePattern, c: BoundNodePattern,
+                                type: String, onU: [Expression]) -> (match: BoundMatch, call: BoundCall) {
+        var start = match
+        start.patterns = [BoundPattern(nodes: [u], relationships: [])]
+        start.predicate = conjunction(onU)
+        start.introduced = match.introduced.filter { $0 == u.slot }
+        start.relationshipGroups = [:]
+        // The mutual count goes into f's slot: nothing after the aggregation can read f.
+        // Grouped by c alone, the counts are over every u the MATCH finds: the call takes them
+        // together when there are several.
+        var options: [(key: String, value: Expression)] = [(key: "friendType", value: .literal(.string(type)))]
+        if let label = f.labels.first { options.append((key: "friendLabel", value: .literal(.string(label)))) }
+        if let label = c.labels.first { options.append((key: "label", value: .literal(.string(label)))) }
+        let call = BoundCall(name: "social.connections", arguments: [.slot(u.slot), .map(options)],
+                             outputs: [(column: 0, slot: c.slot), (column: 1, slot: f.slot)],
+                             predicate: nil, isReadOnly: true, gathersInput: true, rule: "connections")
+        return (start, call)
+    }
+
+    /// `RETURN count(DISTINCT c)` over the connections path: the kernel lists each connection
+    /// once (for several users, once in all), so the count of its rows is the answer.
+    static func connectionCount(_ match: BoundMatch, _ projection: BoundProjection)
+        -> (match: BoundMatch, call: BoundCall, projection: BoundProjection)? {
+        guard let (u, f, c, type, onU) = connectionsPath(match), projection.aggregates.count == 1 else { return nil }
+        let aggregate = projection.aggregates[0]
+        guard aggregate.function == .count, aggregate.isDistinct, case .slot(c.slot)? = aggregate.argument,
+              projection.items.allSatisfy({ if case .aggregateResult = $0.expression { true } else { false } }) else { return nil }
+        var (start, call) = connectionsCall(match, u: u, f: f, c: c, type: type, onU: onU)
+        call.rule = "connectionCount"
+        var counted = projection
+        counted.aggregates = [BoundAggregate(function: .count, isDistinct: false, argument: .slot(c.slot))]
+        return (start, call, counted)
+    }
+
+    /// The three clauses that replace a recognised connections MATCH + projection, or nil.
+    static func connections(_ match: BoundMatch, _ projection: BoundProjection)
+        -> (match: BoundMatch, call: BoundCall, projection: BoundProjection)? {
+        guard let (u, f, c, type, onU) = connectionsPath(match) else { return nil }
         // The projection: grouped by c (and anything of c alone, which splits no group) with
         // count(DISTINCT f), nothing else.
         guard projection.aggregates.count == 1 else { return nil }
@@ -123,20 +176,7 @@ enum SocialPlanner {
         }
         guard sawCount else { return nil }
 
-        var start = match
-        start.patterns = [BoundPattern(nodes: [u], relationships: [])]
-        start.predicate = conjunction(onU)
-        start.introduced = match.introduced.filter { $0 == u.slot }
-        // The mutual count goes into f's slot: nothing after the aggregation can read f.
-        // Grouped by c alone, the counts are over every u the MATCH finds: the call takes them
-        // together when there are several.
-        var options: [(key: String, value: Expression)] = [(key: "friendType", value: .literal(.string(type[0])))]
-        if let label = f.labels.first { options.append((key: "friendLabel", value: .literal(.string(label)))) }
-        if let label = c.labels.first { options.append((key: "label", value: .literal(.string(label)))) }
-        let call = BoundCall(name: "social.connections",
-                             arguments: [.slot(u.slot), .map(options)],
-                             outputs: [(column: 0, slot: c.slot), (column: 1, slot: f.slot)],
-                             predicate: nil, isReadOnly: true, gathersInput: true, rule: "connections")
+        let (start, call) = connectionsCall(match, u: u, f: f, c: c, type: type, onU: onU)
         var grouped = projection
         if sawC {
             // Grouped by c: a group is one of the kernel's rows.
