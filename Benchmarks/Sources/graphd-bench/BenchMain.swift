@@ -12,6 +12,7 @@ enum BenchMain {
       server     drive a running graphd over RESP with the mix plus writes
       recovery   restart time of a graph from its log and from its snapshot
       build      bulk build speed (GraphBuilder) and the cost of inserts into a hub
+      phrasings  seeded plain-Cypher phrasings of each social question timed beside its procedure, rows checked
     `graphd-bench <command> --help` lists the command's flags.
     """
 
@@ -21,7 +22,7 @@ enum BenchMain {
         args.removeFirst()
         let table: [String: [String: String]] = ["generate": GenerateCommand.flags, "embedded": EmbeddedCommand.flags,
                                                  "server": ServerCommand.flags, "recovery": RecoveryCommand.flags,
-                                                 "build": BuildCommand.flags]
+                                                 "build": BuildCommand.flags, "phrasings": PhrasingsCommand.flags]
         guard let flags = table[command] else {
             FileHandle.standardError.write(Data("graphd-bench: unknown command '\(command)'\n\(usage)\n".utf8))
             exit(2)
@@ -38,6 +39,7 @@ enum BenchMain {
             case "embedded": passed = try EmbeddedCommand.run(options, arguments: args)
             case "server": passed = try ServerCommand.run(options, arguments: args)
             case "build": passed = try BuildCommand.run(options)
+            case "phrasings": passed = try PhrasingsCommand.run(options, arguments: args)
             default: passed = try RecoveryCommand.run(options, arguments: args)
             }
             exit(passed ? 0 : 1)

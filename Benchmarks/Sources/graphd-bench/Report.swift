@@ -48,13 +48,16 @@ struct RunReport: Codable, Sendable {
         machine = MachineFacts.current()
     }
 
-    func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let dir = (path as NSString).deletingLastPathComponent
-        if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
-    }
+    func write(to path: String) throws { try writeJSON(self, to: path) }
+}
+
+/// Writes `value` as pretty-printed JSON with sorted keys, making the file's directory if needed.
+func writeJSON(_ value: some Encodable, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let dir = (path as NSString).deletingLastPathComponent
+    if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+    try encoder.encode(value).write(to: URL(fileURLWithPath: path))
 }
 
 /// A fixed-width text table.
