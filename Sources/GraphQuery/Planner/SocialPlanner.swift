@@ -44,35 +44,10 @@ enum SocialPlanner {
             }
             if i + 1 < source.count, case .match(let match) = source[i].clause,
                case .projection(let projection) = source[i + 1].clause,
-               let rewritten = connectionCount(match, projection) {
-                clauses.append((.match(rewritten.match), source[i].width))
-                clauses.append((.call(rewritten.call), source[i].width))
-                clauses.append((.projection(rewritten.projection), source[i + 1].width))
-                i += 2
-                continue
-            }
-            if i + 1 < source.count, case .match(let match) = source[i].clause,
-               case .projection(let projection) = source[i + 1].clause,
-               let rewritten = GetDegree.rewrite(match, projection) {
-                clauses.append((.match(rewritten.match), source[i].width))
-                clauses.append((.projection(rewritten.projection), source[i + 1].width))
-                i += 2
-                continue
-            }
-            if i + 1 < source.count, case .match(let match) = source[i].clause,
-               case .projection(let projection) = source[i + 1].clause,
-               let rewritten = optionalMutualFriends(match, projection) {
-                clauses.append((.call(rewritten.call), source[i].width))
-                clauses.append((.projection(rewritten.projection), source[i + 1].width))
-                i += 2
-                continue
-            }
-            if i + 1 < source.count, case .match(let match) = source[i].clause,
-               case .projection(let projection) = source[i + 1].clause,
-               let rewritten = mutualFriends(match, projection) {
-                clauses.append((.match(rewritten.match), source[i].width))
-                clauses.append((.call(rewritten.call), source[i].width))
-                clauses.append(source[i + 1])
+               let replacement = pairRules.lazy.compactMap({ $0(match, projection) }).first {
+                for (k, clause) in replacement.enumerated() {
+                    clauses.append((clause, k == replacement.count - 1 ? source[i + 1].width : source[i].width))
+                }
                 i += 2
                 continue
             }
@@ -84,6 +59,18 @@ enum SocialPlanner {
         result.unions = query.unions.map { ($0.all, rewrite($0.query)) }
         return result
     }
+
+    /// The rules that replace a MATCH and the projection right after it, tried in order after
+    /// the connections rule: each gives the clauses that stand for the two (the last one in the
+    /// projection's place), or nil.
+    static let pairRules: [@Sendable (BoundMatch, BoundProjection) -> [BoundClause]?] = [
+        { match, projection in
+            connectionCount(match, projection).map { [.match($0.match), .call($0.call), .projection($0.projection)] }
+        },
+        { match, projection in GetDegree.rewrite(match, projection).map { [.match($0.match), .projection($0.projection)] } },
+        { match, projection in optionalMutualFriends(match, projection).map { [.call($0.call), .projection($0.projection)] } },
+        { match, projection in mutualFriends(match, projection).map { [.match($0.match), .call($0.call), .projection(projection)] } },
+    ]
 
     /// The chain `(u)-[:T]-(f)-[:T]-(c)` with `c <> u` and `NOT (u)-[:T]-(c)` both rules on
     /// friends of friends start from (any one type, both hops undirected, f and c new, without
