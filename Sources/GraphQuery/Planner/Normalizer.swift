@@ -4,8 +4,8 @@
 // `a <> b`. Each rewrite here keeps the rows exactly as they were (order aside where no ORDER
 // BY asks for one), and leaves the query in the shape the rules (SocialPlanner) and the
 // planner read: consecutive MATCH clauses joined (each keeping its relationships' uniqueness
-// group), each chain as long as its patterns allow
-// and starting from its pinned end, equalities in property maps, inequalities as `<>`.
+// group), each chain as long as its patterns allow and starting from its pinned end,
+// equalities in property maps, inequalities as `<>`.
 
 /// Rewrites bound queries into their canonical form (see the file comment).
 enum Normalizer {
