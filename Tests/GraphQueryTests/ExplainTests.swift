@@ -15,10 +15,14 @@ struct ExplainTests {
             ("MATCH (u:User {id: $id})-[:FRIEND]-(f:User) RETURN f.name",
              ["Results", "    Project f.name", "        NodeFilter f:User", "            Expand u -[#2:FRIEND]- f",
               "                NodeByPropertySeek u :User {id}"]),
-            // Friends of friends who are not yet friends: two expansions, then the anti-join as a lookup.
+            // Friends of friends who are not yet friends: the connections kernel lists each once.
             ("MATCH (u:User {id: $id})-[:FRIEND]-(f)-[:FRIEND]-(fof) WHERE fof <> u AND NOT (u)-[:FRIEND]-(fof) RETURN DISTINCT fof.id",
+             ["Results", "    Project fof.id DISTINCT", "        ProcedureCall social.connections (rule: distinctConnections)",
+              "            NodeByPropertySeek u :User {id}"]),
+            // Followed one way, no kernel: two expansions, then the anti-join as a lookup.
+            ("MATCH (u:User {id: $id})-[:FRIEND]->(f)-[:FRIEND]->(fof) WHERE fof <> u AND NOT (u)-[:FRIEND]-(fof) RETURN DISTINCT fof.id",
              ["Results", "    Project fof.id DISTINCT", "        Filter", "            Filter",
-              "                Expand f -[#4:FRIEND]- fof", "                    Expand u -[#3:FRIEND]- f",
+              "                Expand f -[#4:FRIEND]-> fof", "                    Expand u -[#3:FRIEND]-> f",
               "                        NodeByPropertySeek u :User {id}"]),
             // WHERE n.key = $x on a labelled node seeks like a property map; other conjuncts run
             // right after the operator that binds what they read.

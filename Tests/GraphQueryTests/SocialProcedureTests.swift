@@ -347,6 +347,14 @@ import GraphStore
             #expect(try rows(engine, store, text, p) == (try rows(reference, store, text, p)), "\(u)")
         }
         #expect(try rows(engine, store, text, ["u": .integer(0)]) != [[.integer(0)]])
+        // WITH DISTINCT c first, then the count: the kernel's rows too.
+        let distinct = "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE c <> u AND NOT (u)-[:FRIEND]-(c) WITH DISTINCT c RETURN count(*) AS n"
+        #expect(try engine.explain(distinct, on: store).contains { $0.contains("(rule: distinctConnections)") })
+        for u in [0, 2, 39, 12345] {
+            let p: [String: Value] = ["u": .integer(Int64(u))]
+            #expect(try rows(engine, store, distinct, p) == (try rows(reference, store, distinct, p)), "\(u)")
+            #expect(try rows(engine, store, distinct, p) == (try rows(engine, store, text.replacingOccurrences(of: "(c:User)", with: "(c)"), p)))
+        }
     }
 
     @Test func theOptionsMapMayBeLeftOut() throws {

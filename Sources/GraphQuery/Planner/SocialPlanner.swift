@@ -67,6 +67,9 @@ enum SocialPlanner {
         { match, projection in
             connectionCount(match, projection).map { [.match($0.match), .call($0.call), .projection($0.projection)] }
         },
+        { match, projection in
+            distinctConnections(match, projection).map { [.match($0.match), .call($0.call), .projection(projection)] }
+        },
         { match, projection in GetDegree.rewrite(match, projection).map { [.match($0.match), .projection($0.projection)] } },
         { match, projection in optionalMutualFriends(match, projection).map { [.call($0.call), .projection($0.projection)] } },
         { match, projection in mutualFriends(match, projection).map { [.match($0.match), .call($0.call), .projection(projection)] } },
@@ -139,6 +142,17 @@ enum SocialPlanner {
         var counted = projection
         counted.aggregates = [BoundAggregate(function: .count, isDistinct: false, argument: .slot(c.slot))]
         return (start, call, counted)
+    }
+
+    /// `WITH DISTINCT c` (or `RETURN DISTINCT` of anything of c alone) over the connections path:
+    /// the kernel lists each connection once, and the DISTINCT projection stays as written.
+    static func distinctConnections(_ match: BoundMatch, _ projection: BoundProjection) -> (match: BoundMatch, call: BoundCall)? {
+        guard projection.isDistinct, !projection.isAggregating, !projection.sortSeesInput,
+              let (u, f, c, type, onU) = connectionsPath(match),
+              projection.items.allSatisfy({ $0.expression.referencedSlots?.isSubset(of: [c.slot]) ?? false }) else { return nil }
+        var (start, call) = connectionsCall(match, u: u, f: f, c: c, type: type, onU: onU)
+        call.rule = "distinctConnections"
+        return (start, call)
     }
 
     /// The three clauses that replace a recognised connections MATCH + projection, or nil.
