@@ -27,16 +27,11 @@ public final class QueryEngine: Sendable {
     ///   - cacheCapacity: how many plans to keep before the cache is cleared.
     ///   - configuration: time, row and memory limits and the LOAD CSV directory.
     ///   - procedures: what `CALL` and registered functions can reach; `.standard` has every built-in.
-    public convenience init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
-                            procedures: ProcedureRegistry = .standard) {
-        self.init(cacheCapacity: cacheCapacity, configuration: configuration, procedures: procedures, optimize: true)
-    }
-
-    /// An engine whose planner rewrites queries (`optimize`, as every engine graphd serves
-    /// with) or plans them exactly as bound: the reference the metamorphic tests and the
-    /// benchmark harness check each phrasing's answer against.
+    ///   - optimize: the planner rewrites queries (as every engine graphd serves with), or, when
+    ///     false, plans them exactly as bound: the reference the metamorphic tests and the
+    ///     benchmark harness check each phrasing's answer against.
     public init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
-                procedures: ProcedureRegistry = .standard, optimize: Bool) {
+                procedures: ProcedureRegistry = .standard, optimize: Bool = true) {
         self.cacheCapacity = max(1, cacheCapacity)
         self.settings = Mutex(configuration)
         self.procedures = procedures

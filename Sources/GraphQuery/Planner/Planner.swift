@@ -236,12 +236,7 @@ enum Planner {
     static func startIndex(of pattern: BoundPattern, bound: Set<Int>) -> Int {
         if let i = pattern.nodes.firstIndex(where: { bound.contains($0.slot) }) { return i }
         if let i = pattern.nodes.firstIndex(where: { seekable($0, bound: bound) != nil }) { return i }
-        if let i = pattern.nodes.firstIndex(where: { node in
-            node.properties.contains { entry in
-                if case .literal(.null) = entry.value { return false }
-                return entry.value.referencedSlots.map { $0.isSubset(of: bound) } ?? false
-            }
-        }) { return i }
+        if let i = pattern.nodes.firstIndex(where: { $0.properties.contains { isKnown($0.value, bound: bound) } }) { return i }
         if let i = pattern.nodes.firstIndex(where: { !$0.labels.isEmpty }) { return i }
         return 0
     }
@@ -250,11 +245,14 @@ enum Planner {
     /// pattern runs (a literal, a parameter, or an expression over already bound variables).
     static func seekable(_ node: BoundNodePattern, bound: Set<Int>) -> (String, String, Expression)? {
         guard let label = node.labels.first else { return nil }
-        for (key, value) in node.properties {
-            if case .literal(.null) = value { continue }
-            if let slots = value.referencedSlots, slots.isSubset(of: bound) { return (label, key, value) }
-        }
-        return nil
+        return node.properties.first { isKnown($0.value, bound: bound) }.map { (label, $0.key, $0.value) }
+    }
+
+    /// Whether a property map's value is known before the pattern runs (a literal other than
+    /// null, a parameter, or an expression over `bound` slots), so a node can be found by it.
+    static func isKnown(_ value: Expression, bound: Set<Int>) -> Bool {
+        if case .literal(.null) = value { return false }
+        return value.referencedSlots?.isSubset(of: bound) ?? false
     }
 }
 
