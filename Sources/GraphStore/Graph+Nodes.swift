@@ -78,6 +78,31 @@ extension Graph {
         return nodeIDs(withLabel: label).filter { property(key, of: $0).cypherEquals(value) }
     }
 
+    /// Nodes of any labels, or none, whose property `key` equals `value` (Cypher equality),
+    /// ascending. Each index on `key` answers for the nodes of its label; only the live nodes
+    /// with none of those labels are read one by one (none, in a graph whose people all carry
+    /// an indexed label): `(u {id: $id})` need not scan the graph.
+    /// - Complexity: O(slots / 64 × (indexes on key + 1) + the nodes read).
+    public func nodeIDs(key: PropertyKeyID, equalTo value: Value) -> [NodeID] {
+        let indexes = IndexKey(value) == nil ? [] : propertyIndexes.indices.filter { propertyIndexes[$0].descriptor.key == key }
+        var result: [NodeID] = []
+        var covered: [NodeBitSet] = []
+        for i in indexes {
+            let label = propertyIndexes[i].descriptor.label
+            result += propertyIndexes[i].nodes(equalTo: value)
+            if label.index < labelMembers.count { covered.append(labelMembers[label.index]) }
+        }
+        liveNodes.forEachMember(notIn: covered) { node in
+            if property(key, of: node).cypherEquals(value) { result.append(node) }
+        }
+        if indexes.count > 0 {
+            // A node with two indexed labels is in both indexes.
+            result.sort()
+            result = result.enumerated().filter { $0.offset == 0 || result[$0.offset - 1] != $0.element }.map(\.element)
+        }
+        return result
+    }
+
     /// The lowest node with `label` whose `key` equals `value` (the one node, under a unique
     /// constraint), without building a list when an index answers.
     public func firstNodeID(withLabel label: LabelID, key: PropertyKeyID, equalTo value: Value) -> NodeID? {

@@ -42,6 +42,19 @@ struct IDBitSet<ID: DenseID>: Sendable, Equatable {
         if words.count > keep { words.removeLast(words.count - keep) }
     }
 
+    /// Calls `body` with each member (ascending) that none of `others` holds.
+    /// - Complexity: O(ids / 64 × (others + 1) + those members).
+    func forEachMember(notIn others: [IDBitSet], _ body: (ID) -> Void) {
+        for (w, word) in words.enumerated() where word != 0 {
+            var bits = word
+            for other in others where w < other.words.count { bits &= ~other.words[w] }
+            while bits != 0 {
+                body(ID(w << 6 | bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+    }
+
     /// - Complexity: O(ids / 64 + count).
     var members: [ID] {
         var result: [ID] = []

@@ -30,8 +30,13 @@ struct PlannerTests {
             Project a
             """),
         ("MATCH (a {name: 'x'})-->(b) WHERE b.age > 3 RETURN a", """
+            NodeByPropertySeek #0 {name}
+            Expand #0 -[#2]-> #1
+            Filter
+            Project a
+            """),
+        ("MATCH (a)-->(b) WHERE b.age > 3 RETURN a", """
             AllNodesScan #0
-            NodeFilter #0 {name}
             Expand #0 -[#2]-> #1
             Filter
             Project a

@@ -239,6 +239,35 @@ import Testing
         #expect(!g.hasIndex(label: user, key: id) && g.indexes.isEmpty)
     }
 
+    /// A lookup by value without a label reads every index on the key and only the nodes none
+    /// of them covers: the same nodes as a scan, whichever labels are indexed.
+    @Test func lookupByPropertyWithoutALabelFindsEveryNodeHoldingTheValue() throws {
+        var g = Graph()
+        let (labels, id, nodes) = try committed(&g) { g in
+            let labels = ["User", "Page", "Other"].map { g.internLabel($0) }
+            let id = g.internPropertyKey("id")
+            let nodes = [
+                try g.createNode(labels: [labels[0]], properties: [(id, .integer(1))]),
+                try g.createNode(labels: [labels[0], labels[1]], properties: [(id, .double(1.0))]),
+                try g.createNode(labels: [labels[1]], properties: [(id, .integer(1))]),
+                try g.createNode(labels: [labels[2]], properties: [(id, .integer(1))]),
+                try g.createNode(labels: [], properties: [(id, .integer(1))]),
+                try g.createNode(labels: [labels[0]], properties: [(id, .integer(2))]),
+                try g.createNode(labels: [], properties: []),
+            ]
+            return (labels, id, nodes)
+        }
+        let ones = Array(nodes[0...4])
+        #expect(g.nodeIDs(key: id, equalTo: .integer(1)) == ones)
+        for label in labels.prefix(2) {
+            try committed(&g) { g in try g.createIndex(label: label, key: id, unique: false) }
+            #expect(g.nodeIDs(key: id, equalTo: .integer(1)) == ones)
+            #expect(g.nodeIDs(key: id, equalTo: .double(1)) == ones)
+            #expect(g.nodeIDs(key: id, equalTo: .integer(2)) == [nodes[5]])
+            #expect(g.nodeIDs(key: id, equalTo: .integer(3)).isEmpty)
+        }
+    }
+
     @Test func uniqueConstraintViolationNamesLabelPropertyAndValue() throws {
         var g = Graph()
         let (user, id) = try committed(&g) { g in

@@ -28,10 +28,19 @@ extension ExecutionContext {
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
         case .propertySeek(let slot, let label, let key, let expression):
-            guard let labelID = labelID(label), let keyID = propertyKeyID(key) else { return true }
+            guard let keyID = propertyKeyID(key) else { return true }
             let value = try evaluate(expression, row)
             // Null equals nothing; a node or relationship is never a stored property value.
             guard !value.isNull, let stored = value.storable else { return true }
+            guard let label else {
+                for node in withGraph({ $0.nodeIDs(key: keyID, equalTo: stored) }) {
+                    try watchdog.tick()
+                    row[slot] = .node(node)
+                    guard try match(operators, index + 1, &row, emit) else { return false }
+                }
+                return true
+            }
+            guard let labelID = labelID(label) else { return true }
             // Under a unique index (an app's user id) the one node, without building a list.
             let unique = withGraph { g -> NodeID?? in
                 g.isUniquelyIndexed(label: labelID, key: keyID) ? .some(g.firstNodeID(withLabel: labelID, key: keyID, equalTo: stored)) : nil

@@ -21,7 +21,7 @@ struct PointLookup: Sendable {
     init?(_ plan: LogicalPlan) {
         guard plan.unions.isEmpty, !plan.isUpdating, plan.steps.count == 2,
               case .match(let operators, nil, false, _) = plan.steps[0].step,
-              case .propertySeek(let slot, let label, let key, let value) = operators.first,
+              case .propertySeek(let slot, let label?, let key, let value) = operators.first,
               operators.dropFirst().allSatisfy({ PointLookup.checksNothing($0, on: slot) }),
               case .projection(let projection) = plan.steps[1].step,
               projection.aggregates.isEmpty, !projection.isDistinct, projection.orderBy.isEmpty,

@@ -27,17 +27,7 @@ enum GetDegree {
             let unread: Set<Int> = [y.slot, relationship.slot]
             let known = match.boundBefore.union([x.slot])
             guard SocialPlanner.conjuncts(of: match.predicate).allSatisfy({ $0.referencedSlots?.isSubset(of: known) ?? false }),
-                  projection.aggregates.allSatisfy({ aggregate in
-                      guard aggregate.function == .count, !aggregate.isDistinct else { return false }
-                      guard let argument = aggregate.argument else { return true }
-                      if case .slot(let s) = argument { return unread.contains(s) }
-                      return false
-                  }),
-                  projection.items.allSatisfy({ item in
-                      if case .aggregateResult = item.expression { return true }
-                      return item.expression.referencedSlots?.isSubset(of: known) ?? false
-                  }),
-                  !projection.sortSeesInput
+                  countsRowsOnly(projection, known: known, unread: unread)
             else { continue }
             var direction = relationship.direction
             if near == 1 {
@@ -68,5 +58,23 @@ enum GetDegree {
             return (start, summed)
         }
         return nil
+    }
+
+    /// Whether `projection` only counts its input rows, grouped by what is `known`: every
+    /// aggregate `count(*)` or `count(v)` (not DISTINCT) of an `unread` slot, which a matched row
+    /// never holds null, and every other item, and the sort, reading `known` slots alone. Such a
+    /// projection sees of its input only how many rows each group has.
+    static func countsRowsOnly(_ projection: BoundProjection, known: Set<Int>, unread: Set<Int>) -> Bool {
+        projection.isAggregating && !projection.sortSeesInput
+            && projection.aggregates.allSatisfy({ aggregate in
+                guard aggregate.function == .count, !aggregate.isDistinct else { return false }
+                guard let argument = aggregate.argument else { return true }
+                if case .slot(let s) = argument { return unread.contains(s) }
+                return false
+            })
+            && projection.items.allSatisfy({ item in
+                if case .aggregateResult = item.expression { return true }
+                return item.expression.referencedSlots?.isSubset(of: known) ?? false
+            })
     }
 }

@@ -8,8 +8,9 @@ indirect enum PatternOperator: Sendable {
     case allNodesScan(slot: Int)
     /// Every node with `label` into `slot`.
     case labelScan(slot: Int, label: String)
-    /// Nodes with `label` whose `key` equals `value` (an index when the store has one).
-    case propertySeek(slot: Int, label: String, key: String, value: Expression)
+    /// Nodes with `label` whose `key` equals `value` (an index when the store has one); without
+    /// a label, nodes of any labels (Graph.nodeIDs(key:equalTo:): every index on `key` at once).
+    case propertySeek(slot: Int, label: String?, key: String, value: Expression)
     /// `slot` already holds a node (from an earlier clause or pattern): it must not be null.
     case argument(slot: Int)
     /// Follows relationships of `types` (all when empty) from the node in `from`.

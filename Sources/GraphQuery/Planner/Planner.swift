@@ -68,7 +68,7 @@ enum Planner {
                 operators.append(.nodeFilter(slot: node.slot, labels: node.labels, properties: node.properties))
             } else if let (label, key, value) = seekable(node, bound: bound) {
                 operators.append(.propertySeek(slot: node.slot, label: label, key: key, value: value))
-                operators.append(.nodeFilter(slot: node.slot, labels: node.labels.filter { $0 != label },
+                operators.append(.nodeFilter(slot: node.slot, labels: label == nil ? node.labels : node.labels.filter { $0 != label },
                                              properties: node.properties.filter { $0.key != key }))
             } else if let label = node.labels.first {
                 operators.append(.labelScan(slot: node.slot, label: label))
@@ -165,8 +165,8 @@ enum Planner {
     }
 
     /// The WHERE conjuncts of `match`, with `n.key = value` ones moved into the property map of
-    /// a labelled node `n` new to this MATCH when `value` is known before it (so `startIndex`
-    /// can seek on it): `MATCH (u:User) WHERE u.id = $id` plans like `MATCH (u:User {id: $id})`.
+    /// a node `n` new to this MATCH when `value` is known before it (so `startIndex` can seek on
+    /// it): `MATCH (u:User) WHERE u.id = $id` plans like `MATCH (u:User {id: $id})`.
     static func absorbEqualities(_ match: BoundMatch) -> ([BoundPattern], [Expression]) {
         var patterns = match.patterns
         var conjuncts: [Expression] = []
@@ -181,7 +181,7 @@ enum Planner {
                       let valueSlots = value.referencedSlots, valueSlots.isSubset(of: match.boundBefore) else { continue }
                 if case .literal(.null) = value { continue }
                 for p in patterns.indices {
-                    if let n = patterns[p].nodes.firstIndex(where: { $0.slot == slot && !$0.labels.isEmpty }) {
+                    if let n = patterns[p].nodes.firstIndex(where: { $0.slot == slot }) {
                         patterns[p].nodes[n].properties.append((key, value))
                         return true
                     }
@@ -229,23 +229,23 @@ enum Planner {
         return result
     }
 
-    /// The node to start a chain from: bound > seek > a scan filtered by a property value >
-    /// label scan > the first node. A node pinned by a value but without a label is scanned
-    /// whole, yet yields the few nodes holding the value; a label scan yields every member,
-    /// each then expanded.
+    /// The node to start a chain from: bound > seek on a label's index > seek on a property
+    /// value without a label (every index on the key, and the nodes no index covers) > label
+    /// scan > the first node. The seeks yield the few nodes holding the value; a label scan
+    /// yields every member, each then expanded.
     static func startIndex(of pattern: BoundPattern, bound: Set<Int>) -> Int {
         if let i = pattern.nodes.firstIndex(where: { bound.contains($0.slot) }) { return i }
+        if let i = pattern.nodes.firstIndex(where: { seekable($0, bound: bound)?.0 != nil }) { return i }
         if let i = pattern.nodes.firstIndex(where: { seekable($0, bound: bound) != nil }) { return i }
-        if let i = pattern.nodes.firstIndex(where: { $0.properties.contains { isKnown($0.value, bound: bound) } }) { return i }
         if let i = pattern.nodes.firstIndex(where: { !$0.labels.isEmpty }) { return i }
         return 0
     }
 
-    /// A (label, key, value) to seek on: a labelled node with a property value known before the
-    /// pattern runs (a literal, a parameter, or an expression over already bound variables).
-    static func seekable(_ node: BoundNodePattern, bound: Set<Int>) -> (String, String, Expression)? {
-        guard let label = node.labels.first else { return nil }
-        return node.properties.first { isKnown($0.value, bound: bound) }.map { (label, $0.key, $0.value) }
+    /// A (label, key, value) to seek on: a node with a property value known before the pattern
+    /// runs (a literal, a parameter, or an expression over already bound variables), and its
+    /// first label; without one, the seek asks every index on the key.
+    static func seekable(_ node: BoundNodePattern, bound: Set<Int>) -> (String?, String, Expression)? {
+        node.properties.first { isKnown($0.value, bound: bound) }.map { (node.labels.first, $0.key, $0.value) }
     }
 
     /// Whether a property map's value is known before the pattern runs (a literal other than

@@ -71,6 +71,9 @@ enum SocialPlanner {
             distinctConnections(match, projection).map { [.match($0.match), .call($0.call), .projection(projection)] }
         },
         { match, projection in GetDegree.rewrite(match, projection).map { [.match($0.match), .projection($0.projection)] } },
+        { match, projection in
+            TriangleCount.rewrite(match, projection).map { [.match($0.match), .call($0.call), .projection($0.projection)] }
+        },
         { match, projection in optionalMutualFriends(match, projection).map { [.call($0.call), .projection($0.projection)] } },
         { match, projection in mutualFriends(match, projection).map { [.match($0.match), .call($0.call), .projection(projection)] } },
     ]

@@ -229,8 +229,11 @@ public struct ProcedureRegistry: Sendable {
     /// The registered function called `name` (any case), if any.
     public func function(named name: String) -> (any RegisteredFunction)? { functions[name.lowercased()] }
 
-    /// Every registered procedure's signature, sorted by name (for `dbms.procedures()`-style listings).
-    public var signatures: [ProcedureSignature] { procedures.values.map(\.signature).sorted { $0.name < $1.name } }
+    /// Every registered procedure's signature, sorted by name (for `dbms.procedures()`-style
+    /// listings), but for the planner's own calls, whose names begin with a space.
+    public var signatures: [ProcedureSignature] {
+        procedures.values.map(\.signature).filter { !$0.name.hasPrefix(" ") }.sorted { $0.name < $1.name }
+    }
 }
 
 /// What one run's social procedure calls share: the resolved social schema, and in a

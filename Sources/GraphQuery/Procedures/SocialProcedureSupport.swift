@@ -20,6 +20,7 @@ extension ProcedureRegistry {
         register(SocialRelationshipsProcedure(shared: shared))
         register(SocialInvitableAudienceProcedure(shared: shared))
         register(SocialInvitationsProcedure(shared: shared))
+        register(TriangleRowsProcedure(shared: shared))
         for operation in SocialRequestOperation.allCases { register(SocialRequestProcedure(operation: operation, shared: shared)) }
         register(function: SocialCanViewFunction(shared: shared))
         register(function: SocialMutualFriendCountFunction(shared: shared))
