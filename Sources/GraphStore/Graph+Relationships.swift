@@ -161,7 +161,24 @@ extension Graph {
     /// in both of the node's lists, one relationship). What `count(*)` of that expansion is.
     /// - Complexity: O(log degree).
     public func expansionCount(of node: NodeID, type: RelationshipTypeID, direction: Direction) -> Int {
+        expansionCount(of: node, type: type, direction: direction, neighborLabel: nil)
+    }
+
+    /// As `expansionCount(of:type:direction:)`, counting only relationships whose far end has
+    /// `neighborLabel` (`(node)-[:type]-(:Label)`): a walk of the lists then, O(degree).
+    public func expansionCount(of node: NodeID, type: RelationshipTypeID, direction: Direction, neighborLabel: LabelID?) -> Int {
         guard contains(node) else { return 0 }
+        if let label = neighborLabel {
+            var n = 0
+            forEachNeighbor(of: node, type, direction) { id in
+                if self.node(NodeID(rawValue: id), hasLabel: label) { n &+= 1 }
+            }
+            // A self-loop is in both lists, one row when matched either way.
+            if direction == .both, self.node(node, hasLabel: label) {
+                n -= adjacency(of: node, type: type, direction: .outgoing).positions(ofNeighbor: node).count
+            }
+            return n
+        }
         guard direction == .both else { return degree(of: node, type: type, direction: direction) }
         let outgoing = adjacency(of: node, type: type, direction: .outgoing)
         return outgoing.count + adjacency(of: node, type: type, direction: .incoming).count
@@ -176,6 +193,18 @@ extension Graph {
         switch direction {
         case .both: return Array(Set(adjacency.types(.outgoing) + adjacency.types(.incoming))).sorted()
         default: return adjacency.types(direction)
+        }
+    }
+
+    /// Calls `body` with the neighbour of every relationship of `type` of `node` in `direction`,
+    /// with repeats (a neighbour once per relationship; a self-loop twice for `.both`).
+    @inline(__always) func forEachNeighbor(of node: NodeID, _ type: RelationshipTypeID, _ direction: Direction,
+                                           _ body: (UInt32) -> Void) {
+        if direction != .incoming {
+            for id in adjacency(of: node, type: type, direction: .outgoing).neighborIDs { body(id) }
+        }
+        if direction != .outgoing {
+            for id in adjacency(of: node, type: type, direction: .incoming).neighborIDs { body(id) }
         }
     }
 }

@@ -57,13 +57,19 @@ extension ExecutionContext {
             default: throw RuntimeValue.typeMismatch(expected: "Node, Edge, or Null", argument)
             }
         case .expansionCount:
-            guard case .node(let n) = argument, arguments.count == 3, case .string(let type) = arguments[1],
+            guard case .node(let n) = argument, arguments.count >= 3, case .string(let type) = arguments[1],
                   case .integer(let raw) = arguments[2], let direction = Direction(rawValue: UInt8(clamping: raw)) else {
                 throw RuntimeValue.typeMismatch(expected: "Node or Null", argument)
             }
+            let labelName: String? = if arguments.count > 3, case .string(let name) = arguments[3] { name } else { nil }
             return withGraph { graph in
                 guard let id = graph.relationshipTypeID(named: type) else { return .integer(0) }
-                return .integer(Int64(graph.expansionCount(of: n, type: id, direction: direction)))
+                var label: LabelID? = nil
+                if let labelName {
+                    guard let labelID = graph.labelID(named: labelName) else { return .integer(0) }
+                    label = labelID
+                }
+                return .integer(Int64(graph.expansionCount(of: n, type: id, direction: direction, neighborLabel: label)))
             }
         case .labels:
             guard case .node(let n) = argument else { throw RuntimeValue.typeMismatch(expected: "Node or Null", argument) }

@@ -1,15 +1,15 @@
 // GetDegree.swift — the degree rule (Neo4j's GetDegree): counting the rows of a one-hop
 // expansion whose far end nothing reads is the node's stored degree, not a walk of its list.
 // `MATCH (u:User)-[:FRIEND]-(f) RETURN u.id, count(f)` counts each user's FRIEND rows in
-// O(log degree) instead of producing a row per friend.
+// O(log degree) instead of producing a row per friend; with `(f:User)`, in one walk of u's lists.
 
 import GraphStore
 
 /// The degree rule: a MATCH of one hop and the grouping projection after it.
 enum GetDegree {
     /// The MATCH and projection that replace `match` and `projection`, or nil when the shape is
-    /// not `(x …)-[:T]-(y)` (one type, any direction, y new and bare, the relationship new and
-    /// without properties) grouped by values of x alone, with every aggregate `count(*)`,
+    /// not `(x …)-[:T]-(y)` (one type, any direction, y new without properties and with at most
+    /// one label, the relationship new and without properties) grouped by values of x alone, with every aggregate `count(*)`,
     /// `count(y)` or `count(r)` (not DISTINCT). The MATCH keeps `(x …)` and its conditions on x,
     /// plus "x has such a relationship" (the expansion yields no row for a node without one);
     /// each count becomes the sum of x's expansion count over the group's rows.
@@ -23,7 +23,7 @@ enum GetDegree {
         // Which end the projection reads: the other is the far end, which nothing may read.
         for (near, far) in [(0, 1), (1, 0)] {
             let x = pattern.nodes[near], y = pattern.nodes[far]
-            guard x.slot != y.slot, !match.boundBefore.contains(y.slot), y.labels.isEmpty, y.properties.isEmpty else { continue }
+            guard x.slot != y.slot, !match.boundBefore.contains(y.slot), y.labels.count <= 1, y.properties.isEmpty else { continue }
             let unread: Set<Int> = [y.slot, relationship.slot]
             let known = match.boundBefore.union([x.slot])
             guard SocialPlanner.conjuncts(of: match.predicate).allSatisfy({ $0.referencedSlots?.isSubset(of: known) ?? false }),
@@ -44,7 +44,8 @@ enum GetDegree {
             }
             let count = Expression.function(FunctionCall(
                 name: ScalarFunction.expansionCount.rawValue, isDistinct: false, isStar: false,
-                arguments: [.slot(x.slot), .literal(.string(relationship.types[0])), .literal(.integer(Int64(raw.rawValue)))],
+                arguments: [.slot(x.slot), .literal(.string(relationship.types[0])), .literal(.integer(Int64(raw.rawValue)))]
+                    + y.labels.map { .literal(.string($0)) },
                 location: SourceLocation(line: 0, column: 0, offset: 0), scalar: .expansionCount))
             var start = match
             start.patterns = [BoundPattern(nodes: [x], relationships: [])]
@@ -76,5 +77,42 @@ enum GetDegree {
                 if case .aggregateResult = item.expression { return true }
                 return item.expression.referencedSlots?.isSubset(of: known) ?? false
             })
+    }
+
+    /// `size([(x)-[:T]-(y) | …])`, a pattern comprehension of one hop from a node bound outside
+    /// it to a new node without properties (at most one label), with no WHERE: the number of
+    /// its rows, which is x's expansion count (the list's values, null or not, are each one
+    /// element). Nil for any other expression.
+    static func sizeOfExpansion(_ e: Expression) -> Expression? {
+        guard case .function(let size) = e, size.scalar == .size, size.arguments.count == 1,
+              case .patternComprehension(let comprehension) = size.arguments[0], comprehension.predicate == nil else { return nil }
+        var x: Int?
+        var hop: (type: String, direction: PatternDirection, far: Int)?
+        var farLabel: String?
+        for op in comprehension.plan {
+            switch op {
+            case .argument(let slot) where x == nil && hop == nil: x = slot
+            case .nodeFilter(let slot, let labels, let properties) where slot == x && hop == nil && labels.isEmpty && properties.isEmpty:
+                continue
+            case .expand(let from, _, let to, let types, let direction, false, false, [], _)
+                where from == x && hop == nil && types.count == 1 && to != x:
+                hop = (types[0], direction, to)
+            case .nodeFilter(let slot, let labels, let properties)
+                where slot == hop?.far && labels.count <= 1 && properties.isEmpty && farLabel == nil:
+                farLabel = labels.first
+            default: return nil
+            }
+        }
+        guard let x, let hop else { return nil }
+        let raw: Direction = switch hop.direction {
+        case .leftToRight: .outgoing
+        case .rightToLeft: .incoming
+        case .either: .both
+        }
+        return .function(FunctionCall(
+            name: ScalarFunction.expansionCount.rawValue, isDistinct: false, isStar: false,
+            arguments: [.slot(x), .literal(.string(hop.type)), .literal(.integer(Int64(raw.rawValue)))]
+                + (farLabel.map { [.literal(.string($0))] } ?? []),
+            location: size.location, scalar: .expansionCount))
     }
 }

@@ -5,7 +5,8 @@
 // BY asks for one), and leaves the query in the shape the rules (SocialPlanner) and the
 // planner read: consecutive MATCH clauses joined (each keeping its relationships' uniqueness
 // group), each chain as long as its patterns allow and starting from its pinned end,
-// equalities in property maps, inequalities as `<>`.
+// equalities in property maps, inequalities as `<>`, the size of a one-hop pattern
+// comprehension as the expansion count.
 
 /// Rewrites bound queries into their canonical form (see the file comment).
 enum Normalizer {
@@ -29,6 +30,14 @@ enum Normalizer {
             if index < names.count { result.slotNames.append(names[index]) }
         }
         result.clauses = result.clauses.map { entry in
+            if case .projection(var projection) = entry.clause {
+                // `size([(u)-[:T]-(x) | x])` is u's expansion count (the degree rule's function).
+                let degree = { (e: Expression) in e.rewritten(GetDegree.sizeOfExpansion) }
+                projection.items = projection.items.map { (name: $0.name, expression: degree($0.expression)) }
+                projection.predicate = projection.predicate.map(degree)
+                projection.orderBy = projection.orderBy.map { (expression: degree($0.expression), ascending: $0.ascending) }
+                return (.projection(projection), entry.width)
+            }
             guard case .match(var match) = entry.clause else { return entry }
             // After the join, so that `id(c) <> id(u)` in a later clause knows u is a node.
             let nodes = Set(match.patterns.flatMap { $0.nodes.map(\.slot) })
@@ -55,7 +64,7 @@ enum Normalizer {
         return match
     }
 
-    /// The WHERE conjuncts `n.key = value` (either side) on a labelled node new to the match,
+    /// The WHERE conjuncts `n.key = value` (either side) on a node new to the match,
     /// with `value` known before it, moved into n's property map: `MATCH (u:User) WHERE u.id =
     /// $id` is `MATCH (u:User {id: $id})`, so the start of a chain can be told by its map.
     static func absorbingEqualities(_ match: BoundMatch) -> BoundMatch {

@@ -55,7 +55,7 @@ enum SocialPlanner {
             i += 1
         }
         var result = query
-        result.clauses = clauses
+        result.clauses = DegreeRanking.rewrite(clauses)
         result.unions = query.unions.map { ($0.all, rewrite($0.query)) }
         return result
     }

@@ -21,6 +21,7 @@ extension ProcedureRegistry {
         register(SocialInvitableAudienceProcedure(shared: shared))
         register(SocialInvitationsProcedure(shared: shared))
         register(TriangleRowsProcedure(shared: shared))
+        register(DegreeRankingProcedure())
         for operation in SocialRequestOperation.allCases { register(SocialRequestProcedure(operation: operation, shared: shared)) }
         register(function: SocialCanViewFunction(shared: shared))
         register(function: SocialMutualFriendCountFunction(shared: shared))

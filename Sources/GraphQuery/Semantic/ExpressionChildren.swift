@@ -36,3 +36,44 @@ extension Expression {
         }
     }
 }
+
+extension Expression {
+    /// The expression with `transform` applied bottom-up: each sub-expression first, then the
+    /// expression made of the results, replaced where `transform` gives a replacement. Pattern
+    /// predicates and comprehensions are leaves here (their inner plans are their own).
+    func rewritten(_ transform: (Expression) -> Expression?) -> Expression {
+        func r(_ e: Expression) -> Expression { e.rewritten(transform) }
+        let rebuilt: Expression
+        switch self {
+        case .literal, .parameter, .variable, .aggregateResult, .slot, .patternPredicate, .patternComprehension: rebuilt = self
+        case .property(let base, let key): rebuilt = .property(r(base), key)
+        case .unary(let op, let base): rebuilt = .unary(op, r(base))
+        case .isNull(let base, let negated): rebuilt = .isNull(r(base), negated: negated)
+        case .hasLabels(let base, let labels): rebuilt = .hasLabels(r(base), labels)
+        case .binary(let op, let l, let rhs): rebuilt = .binary(op, r(l), r(rhs))
+        case .subscriptIndex(let l, let rhs): rebuilt = .subscriptIndex(r(l), r(rhs))
+        case .list(let elements): rebuilt = .list(elements.map(r))
+        case .map(let entries): rebuilt = .map(entries.map { (key: $0.key, value: r($0.value)) })
+        case .function(var call):
+            call.arguments = call.arguments.map(r)
+            rebuilt = .function(call)
+        case .slice(let base, let from, let to): rebuilt = .slice(r(base), from.map(r), to.map(r))
+        case .caseExpression(let subject, let branches, let otherwise):
+            rebuilt = .caseExpression(subject: subject.map(r), branches: branches.map { (when: r($0.when), then: r($0.then)) },
+                                      otherwise: otherwise.map(r))
+        case .listComprehension(let variable, let list, let predicate, let projection):
+            rebuilt = .listComprehension(variable: variable, list: r(list), predicate: predicate.map(r), projection: projection.map(r))
+        case .quantifier(let q, let variable, let list, let predicate):
+            rebuilt = .quantifier(q, variable: variable, list: r(list), predicate: r(predicate))
+        case .mapProjection(let base, let items):
+            rebuilt = .mapProjection(r(base), items.map { item in
+                switch item {
+                case .literal(let key, let e): .literal(key, r(e))
+                case .variable(let name, let e): .variable(name, r(e))
+                case .property, .allProperties: item
+                }
+            })
+        }
+        return transform(rebuilt) ?? rebuilt
+    }
+}

@@ -61,9 +61,9 @@ package enum ScalarFunction: String, Sendable, CaseIterable {
     case tostring, tointeger, tofloat, toboolean, substring, split, replace, left, right
     case abs, sign, ceil, floor, round, sqrt, exp, log, log10
     case coalesce, exists, rand, pi, e, timestamp
-    /// `(node, type name, direction)` → the rows `(node)-[:type]-()` matches in that direction
-    /// (`Graph.expansionCount`): made by the planner's degree rule (GetDegree.swift), not in the
-    /// catalog, so no query can name it.
+    /// `(node, type name, direction[, label])` → the rows `(node)-[:type]-()` (or
+    /// `(node)-[:type]-(:label)`) matches in that direction (`Graph.expansionCount`): made by the
+    /// planner's degree rule (GetDegree.swift), not in the catalog, so no query can name it.
     case expansionCount = " expansion count"
 
     /// The functions a query can name: all but the planner's own.

@@ -88,16 +88,4 @@ extension Graph {
         }
         return selfLoop ? nil : total
     }
-
-    /// Calls `body` with the neighbour of every relationship of `type` of `node` in `direction`,
-    /// with repeats (a neighbour once per relationship; a self-loop twice for `.both`).
-    @inline(__always) func forEachNeighbor(of node: NodeID, _ type: RelationshipTypeID, _ direction: Direction,
-                                           _ body: (UInt32) -> Void) {
-        if direction != .incoming {
-            for id in adjacency(of: node, type: type, direction: .outgoing).neighborIDs { body(id) }
-        }
-        if direction != .outgoing {
-            for id in adjacency(of: node, type: type, direction: .incoming).neighborIDs { body(id) }
-        }
-    }
 }
