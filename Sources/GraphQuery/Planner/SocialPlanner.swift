@@ -180,20 +180,46 @@ enum SocialPlanner {
         }
         guard sawCount else { return nil }
 
-        let (start, call) = connectionsCall(match, u: u, f: f, c: c, type: type, onU: onU)
+        var (start, call) = connectionsCall(match, u: u, f: f, c: c, type: type, onU: onU)
         var grouped = projection
         if sawC {
             // Grouped by c: a group is one of the kernel's rows.
             grouped.items = items
             grouped.aggregates = []
+        } else if let keys = propertyKeys(items, of: c.slot, count: f.slot) {
+            // Grouped by properties of c only (`c.id`, say): a group is one kernel row as long
+            // as no two connections share those values, which the kernel checks (option
+            // `distinctBy`) before it ranks and cuts; where two do, the query runs again on its
+            // plan as bound (QueryEngine.rewriteDoesNotHold).
+            grouped.items = items
+            grouped.aggregates = []
+            if case .map(var entries) = call.arguments[1] {
+                entries.append((key: "distinctBy", value: .list(keys.map { .literal(.string($0)) })))
+                call.arguments[1] = .map(entries)
+            }
+            call.mayNotHold = true
         } else {
-            // Grouped by values of c only (`c.id`, say): a group is one kernel row as long as no
-            // two connections share those values. The grouping stays, taking each group's only
+            // Grouped by other values of c only: a group is one kernel row as long as no two
+            // connections share those values. The grouping stays, taking each group's only
             // row's count; a second row in a group means they do, and the query runs again on
             // its plan as bound (QueryEngine.rewriteDoesNotHold).
             grouped.aggregates = [BoundAggregate(function: .onlyRow, isDistinct: false, argument: .slot(f.slot))]
         }
         return (start, call, grouped)
+    }
+
+    /// The property keys `items` group by when each item is `c.key` or the count (read from
+    /// slot `count`), at least one key among them; nil otherwise.
+    static func propertyKeys(_ items: [(name: String, expression: Expression)], of c: Int, count: Int) -> [String]? {
+        var keys: [String] = []
+        for item in items {
+            switch item.expression {
+            case .property(.slot(c), let key): keys.append(key)
+            case .slot(count): continue
+            default: return nil
+            }
+        }
+        return keys.isEmpty ? nil : keys
     }
 
     /// The MATCH and CALL that replace a recognised mutual-friends MATCH, or nil.
@@ -408,7 +434,7 @@ enum SocialPlanner {
             }
         }
         if !filtered, grouping.skip == nil, let limit = grouping.limit, limit.referencedSlots == [],
-           isKernelOrder(grouping.orderBy, count: countIndex, c: [cIndex]) {
+           isKernelOrder(grouping.orderBy, count: countIndex, c: cIndex.map { [$0] } ?? []) {
             entries.append((key: "limit", value: limit))
         } else if !filtered, let limit = grouping.limit, let rows = rowsThrough(limit, skip: grouping.skip),
                   ranksByCountFirst(grouping.orderBy, count: [countIndex]) {
@@ -456,7 +482,7 @@ enum SocialPlanner {
         guard let (countIndex, cIndex) = groupingColumns(grouping) else { return }
         if !grouped.orderBy.isEmpty {
             // Another order: the rows after it are no longer in the kernel's.
-            guard isKernelOrder(grouped.orderBy, count: countIndex, c: [cIndex]) else { return }
+            guard isKernelOrder(grouped.orderBy, count: countIndex, c: cIndex.map { [$0] } ?? []) else { return }
             grouped.orderBy = []
             grouped.sortSeesInput = false
         }
@@ -466,17 +492,18 @@ enum SocialPlanner {
         next = after
     }
 
-    /// The grouping projection's output columns: which one is the count, which c.
-    static func groupingColumns(_ grouping: BoundProjection) -> (count: Int, c: Int)? {
-        guard let count = grouping.items.firstIndex(where: { if case .aggregateResult(0) = $0.expression { true } else { false } }),
-              let c = grouping.items.firstIndex(where: { if case .slot = $0.expression { true } else { false } }) else { return nil }
-        return (count, c)
+    /// The grouping projection's output columns: which one is the count, which c (none when
+    /// it is grouped by values of c alone).
+    static func groupingColumns(_ grouping: BoundProjection) -> (count: Int, c: Int?)? {
+        guard let count = grouping.items.firstIndex(where: { if case .aggregateResult(0) = $0.expression { true } else { false } }) else { return nil }
+        return (count, grouping.items.firstIndex(where: { if case .slot = $0.expression { true } else { false } }))
     }
 
     /// Whether the projection after the grouping one sorts in the kernel's order: the count an
     /// output column of it reading grouping column `count`, c one too (reading column `c`) or
     /// read from its input after the outputs.
-    static func sortsAsKernel(_ after: BoundProjection, count: Int, c: Int) -> Bool {
+    static func sortsAsKernel(_ after: BoundProjection, count: Int, c: Int?) -> Bool {
+        guard let c else { return false }
         let countOutputs = countOutputs(after, count: count)
         var cSlots = after.items.indices.filter { if case .slot(c) = after.items[$0].expression { true } else { false } }
         if after.sortSeesInput { cSlots.append(after.items.count + c) }

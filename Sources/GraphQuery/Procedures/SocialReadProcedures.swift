@@ -51,7 +51,7 @@ struct SocialFriendsProcedure: Procedure {
 struct SocialConnectionsProcedure: Procedure {
     let shared: SocialProcedureShared
     static let name = "social.connections"
-    static let allowedOptions: Set<String> = ["limit", "minMutual", "friendType", "withTies", "friendLabel", "label"]
+    static let allowedOptions: Set<String> = ["limit", "minMutual", "friendType", "withTies", "friendLabel", "label", "distinctBy"]
     var signature: ProcedureSignature {
         .init(name: Self.name, arguments: [.init("user", .any), .init("options", .any, isOptional: true)],
               outputs: [.init("user", .node), .init("mutual", .integer)])
@@ -72,6 +72,17 @@ struct SocialConnectionsProcedure: Procedure {
             guard let id = graph.labelID(named: label) else { return [] }
             connectionOptions.label = id
         }
+        // `distinctBy` (the planner's, for a grouping by properties of the connection): every
+        // row is ranked first, then checked for two sharing those values, then cut.
+        var distinctBy: [String]?
+        switch options["distinctBy"] {
+        case nil, .null?: break
+        case .list(let keys)?:
+            distinctBy = keys.compactMap { if case .string(let key) = $0 { key } else { nil } }
+        case let other?: throw QueryError(.runtime, "`\(name)`: option 'distinctBy' must be a list of property keys, but was \(other.cypherText)")
+        }
+        let cut = (limit: connectionOptions.limit, withTies: connectionOptions.limitWithTies)
+        if distinctBy != nil { (connectionOptions.limit, connectionOptions.limitWithTies) = (nil, false) }
         var names = shared.names
         switch options["friendType"] {
         case nil, .null?: break
@@ -80,7 +91,7 @@ struct SocialConnectionsProcedure: Procedure {
         }
         let schema = context.socialSchema(graph, names: names)
         let g = graph
-        let rows: [Connection]
+        var rows: [Connection]
         if case .list(let values) = arguments[0] {
             // Several users taken together (docs/social.md): what the planner passes when the
             // plain connections query's MATCH finds more than one user (BoundCall.gathersInput).
@@ -101,9 +112,47 @@ struct SocialConnectionsProcedure: Procedure {
                 g.connections(of: user, schema: schema, options: connectionOptions, scratch: &scratch)
             }
         }
+        if let distinctBy {
+            try Self.checkDistinct(rows, by: distinctBy, graph: graph)
+            if let limit = cut.limit, rows.count > limit {
+                var end = limit
+                if cut.withTies, limit > 0 { while end < rows.count && rows[end].mutualFriends == rows[limit - 1].mutualFriends { end += 1 } }
+                rows.removeLast(rows.count - end)
+            }
+        }
         var output = ProcedureRows(width: 2, capacity: rows.count)
         for row in rows { output.append(.node(row.node), .integer(Int64(row.mutualFriends))) }
         return output
+    }
+
+    /// Throws `QueryEngine.rewriteDoesNotHold` when two rows' nodes hold equivalent values of
+    /// `keys` (null among them: a grouping puts two nulls together too).
+    static func checkDistinct(_ rows: [Connection], by keys: [String], graph: Graph) throws(QueryError) {
+        let ids = keys.map { graph.propertyKeyID(named: $0) }
+        if ids.count == 1, let key = ids[0] {
+            // One key, most often an integer id (read from its index's column): a set of integers.
+            var integers = Set<Int64>(minimumCapacity: rows.count)
+            var others = Set<RuntimeValue>()
+            for (row, integer) in zip(rows, graph.integerValues(key, of: rows.map(\.node.rawValue))) {
+                var value = integer
+                var other: RuntimeValue?
+                if value == nil {
+                    let v = RuntimeValue(graph.property(key, of: row.node))
+                    if case .double(let d) = v, let i = d.exactInteger { value = i } else { other = v }
+                }
+                if let value {
+                    guard integers.insert(value).inserted else { throw QueryEngine.rewriteDoesNotHold }
+                } else if let other {
+                    guard others.insert(other).inserted else { throw QueryEngine.rewriteDoesNotHold }
+                }
+            }
+            return
+        }
+        var seen = Set<[RuntimeValue]>(minimumCapacity: rows.count)
+        for row in rows {
+            let values = ids.map { id in id.map { RuntimeValue(graph.property($0, of: row.node)) } ?? .null }
+            guard seen.insert(values).inserted else { throw QueryEngine.rewriteDoesNotHold }
+        }
     }
 }
 
