@@ -207,4 +207,20 @@ extension Graph {
             for id in adjacency(of: node, type: type, direction: .incoming).neighborIDs { body(id) }
         }
     }
+
+    /// Calls `body` with the far end of each row the expansion `(node)-[:type]-(x)` in
+    /// `direction` matches: a neighbour once per relationship, a self-loop once (for `.both`,
+    /// its incoming entry is its outgoing one).
+    @inline(__always) func forEachExpansion(of node: NodeID, _ type: RelationshipTypeID, _ direction: Direction,
+                                            _ body: (UInt32) -> Void) {
+        if direction != .incoming {
+            for id in adjacency(of: node, type: type, direction: .outgoing).neighborIDs { body(id) }
+        }
+        if direction != .outgoing {
+            let own = node.rawValue
+            for id in adjacency(of: node, type: type, direction: .incoming).neighborIDs where direction == .incoming || id != own {
+                body(id)
+            }
+        }
+    }
 }

@@ -27,11 +27,13 @@ enum SocialPlanner {
         while i < source.count {
             if i + 1 < source.count, case .match(let match) = source[i].clause,
                case .projection(let projection) = source[i + 1].clause,
-               var rewritten = connections(match, projection) {
+               var rewritten = connections(match, projection).map({ ($0.match, $0.call, $0.projection, mayPush: true) })
+                   ?? (pairRules.contains { $0(match, projection) != nil } ? nil : PathCount.rewrite(match, projection)) {
                 var next: BoundProjection?
                 if i + 2 < source.count, case .projection(let p) = source[i + 2].clause { next = p }
-                // A guarded grouping must see every row: no limit or order is pushed into the kernel.
-                if !rewritten.projection.isAggregating {
+                // A guarded grouping must see every row, and a filter on the kernel's rows too:
+                // no limit or order is pushed into the kernel then.
+                if !rewritten.projection.isAggregating && rewritten.mayPush {
                     rewritten.call.arguments[1] = options(rewritten.call.arguments[1], grouping: projection, next: next)
                     kernelOrdered(&rewritten.projection, grouping: projection, next: &next)
                     if let next { source[i + 2].clause = .projection(next) }
@@ -228,7 +230,8 @@ enum SocialPlanner {
     /// followed by a DISTINCT projection (no aggregates) reading only a, m and b, or a projection
     /// whose only aggregates are `count(DISTINCT …)` of a, m and b (the mutual friend count), with `m` new,
     /// unlabelled or `:User`, without properties, both relationships undirected, unnamed in what
-    /// follows, of the schema's FRIEND type. It becomes `MATCH (a …), (b …) WHERE …` and
+    /// follows, of the schema's FRIEND type; a and b each found without the path (bound before,
+    /// sought by a value, or filtered by a condition of its own). It becomes `MATCH (a …), (b …) WHERE …` and
     /// `CALL social.mutualFriends(a, b)` yielding m: the kernel's list is exactly the set of
     /// nodes adjacent to both by FRIEND, which is what the DISTINCT projection keeps of the paths.
     static func mutualFriends(_ match: BoundMatch, _ projection: BoundProjection) -> (match: BoundMatch, call: BoundCall)? {
@@ -241,6 +244,14 @@ enum SocialPlanner {
         for conjunct in conjuncts {
             guard let slots = conjunct.referencedSlots, slots.isSubset(of: ends) else { return nil }
         }
+        // Each end found without the path (bound, sought by a value, or filtered by a condition
+        // of its own): an end found only through the path is cheaper reached by it than by
+        // intersecting with every user.
+        let pinned = { (node: BoundNodePattern) -> Bool in
+            match.boundBefore.contains(node.slot) || Planner.seekable(node, bound: match.boundBefore) != nil
+                || conjuncts.contains { $0.referencedSlots.map { $0.contains(node.slot) && $0.isSubset(of: match.boundBefore.union([node.slot])) } ?? false }
+        }
+        guard pinned(a), pinned(b) else { return nil }
         // Without `a <> b`, a row whose a is its b is the pattern's cycle through one user,
         // which the kernel does not list: the call then asks for the plan as bound.
         let endsDiffer = conjuncts.contains { isNotEqual($0, a.slot, b.slot) }

@@ -22,6 +22,7 @@ extension ProcedureRegistry {
         register(SocialInvitationsProcedure(shared: shared))
         register(TriangleRowsProcedure(shared: shared))
         register(DegreeRankingProcedure())
+        register(PathCountsProcedure(shared: shared))
         for operation in SocialRequestOperation.allCases { register(SocialRequestProcedure(operation: operation, shared: shared)) }
         register(function: SocialCanViewFunction(shared: shared))
         register(function: SocialMutualFriendCountFunction(shared: shared))

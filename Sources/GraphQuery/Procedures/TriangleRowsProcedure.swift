@@ -26,12 +26,12 @@ struct TriangleRowsProcedure: Procedure {
         guard case .node(let x) = arguments[0], case .list(let types) = arguments[1], case .list(let directions) = arguments[2],
               case .list(let labels) = arguments[3], case .integer(let order) = arguments[4],
               types.count == 3, directions.count == 3, labels.count == 2 else { return [] }
-        var hops: [TriangleHop] = []
+        var hops: [PatternHop] = []
         for k in 0..<3 {
             // A type the graph has never seen: no relationship of it, no row.
             guard case .string(let name) = types[k], let type = graph.relationshipTypeID(named: name),
                   case .integer(let raw) = directions[k], let direction = Direction(rawValue: UInt8(clamping: raw)) else { return [] }
-            hops.append(TriangleHop(type: type, direction: direction))
+            hops.append(PatternHop(type: type, direction: direction))
         }
         var labelIDs: [LabelID?] = []
         for label in labels {

@@ -4,9 +4,9 @@
 // scratch); then each of x's near neighbours' lists is walked once, adding up those counters:
 // one pass over the two-hop lists, as the connections kernel makes, instead of a row per path.
 
-/// One hop of a triangle pattern: the relationship type and the direction it is followed in,
-/// seen from the node the hop leaves.
-public struct TriangleHop: Sendable, Hashable {
+/// One hop of a pattern a kernel counts (a triangle, a two-hop path): the relationship type and
+/// the direction it is followed in, seen from the node the hop leaves.
+public struct PatternHop: Sendable, Hashable {
     public var type: RelationshipTypeID
     public var direction: Direction
 
@@ -22,14 +22,14 @@ public struct TrianglePattern: Sendable, Hashable {
     /// What the pattern's WHERE says of a and b: nothing, `a <> b`, `id(a) < id(b)` or `id(a) > id(b)`.
     public enum Order: Sendable, Hashable { case any, distinct, aBelowB, aAboveB }
 
-    public var first: TriangleHop
-    public var second: TriangleHop
-    public var third: TriangleHop
+    public var first: PatternHop
+    public var second: PatternHop
+    public var third: PatternHop
     public var labelA: LabelID?
     public var labelB: LabelID?
     public var order: Order
 
-    public init(first: TriangleHop, second: TriangleHop, third: TriangleHop, labelA: LabelID? = nil, labelB: LabelID? = nil,
+    public init(first: PatternHop, second: PatternHop, third: PatternHop, labelA: LabelID? = nil, labelB: LabelID? = nil,
                 order: Order = .any) {
         self.first = first; self.second = second; self.third = third
         self.labelA = labelA; self.labelB = labelB; self.order = order
