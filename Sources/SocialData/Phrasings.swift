@@ -20,6 +20,8 @@ public enum PhrasingQuestion: String, CaseIterable, Sendable {
     case triangles
     /// The users with the most friends.
     case topDegree
+    /// How many people are two hops from a user (friends of friends, whoever they are).
+    case reach
 }
 
 /// A phrasing: its text (parameters `$u`, `$v`, `$k`), and whether its rows come in one
@@ -112,9 +114,22 @@ public struct PhrasingGenerator: Sendable {
     private mutating func draw(_ question: PhrasingQuestion, t: String, l: String) -> Phrasing {
         switch question {
         case .connections:
+            if random() % 6 == 0 {
+                // The neighbour list collected and unwound, "not a friend" as not in it
+                // (FalkorDB's documented form); its paths through distinct friends are the count.
+                let (u, pin) = pinned("u", "u", l: l)
+                let f = implied("f", l: l), c = implied("c", l: l)
+                let whereText = pin.map { " WHERE " + $0 } ?? ""
+                return Phrasing(question: question, text: "MATCH \(u)-[:\(t)]-\(f)\(whereText) WITH u, collect(f) AS fs "
+                                + "UNWIND fs AS f MATCH (f)-[:\(t)]-\(c) WHERE \(different("c", "u")) AND NOT c IN fs "
+                                + "RETURN c.id AS id, count(*) AS m ORDER BY m DESC, id LIMIT $k", isOrdered: true)
+            }
             let conditions = [different("c", "u"), notFriends("u", "c", t: t)].shuffled(using: &self)
             let match = twoHop(t: t, l: l, extra: conditions)
-            let count = "count(DISTINCT f)"
+            // Paths through distinct friends: on a graph storing each friendship once, each
+            // friend is one path, so all three count the same (the metamorphic tests hold every
+            // spelling to its own meaning, on graphs where they differ too).
+            let count = pick(["count(DISTINCT f)", "count(DISTINCT f)", "count(*)", "count(f)"])
             let order = pick(["ORDER BY m DESC, id(c)", "ORDER BY m DESC, id(c) ASC"])
             let limit = pick([" LIMIT $k", " LIMIT 10", " SKIP 2 LIMIT $k", ""])
             switch random() % 4 {
@@ -178,6 +193,19 @@ public struct PhrasingGenerator: Sendable {
             default: match = "MATCH \(u)-[:\(t)]-\(a)-[:\(t)]-\(b) MATCH (b)-[:\(t)]-(u)\(whereText)"
             }
             return Phrasing(question: question, text: "\(match) RETURN count(*) AS n", isOrdered: true)
+        case .reach:
+            let (u, pin) = pinned("u", "u", l: l)
+            let whereText = pin.map { " WHERE " + $0 } ?? ""
+            let c = implied("c", l: l)
+            let match: String
+            switch random() % 4 {
+            case 0: match = "MATCH \(u)-[:\(t)*2]-\(c)\(whereText)"
+            case 1: match = "MATCH \(u)-[:\(t)]-()-[:\(t)]-\(c)\(whereText)"
+            case 2: match = "MATCH \(c)-[:\(t)]-\(implied("f", l: l))-[:\(t)]-\(u)\(whereText)"
+            default: match = "MATCH \(u)-[:\(t)]-(f) MATCH (f)-[:\(t)]-\(c)\(whereText)"
+            }
+            let tail = pick(["RETURN count(DISTINCT c) AS n", "WITH DISTINCT c RETURN count(*) AS n", "WITH DISTINCT c RETURN count(c) AS n"])
+            return Phrasing(question: question, text: "\(match) \(tail)", isOrdered: true)
         case .topDegree:
             let u = "(u:\(l))", f = implied("f", l: l)
             // Ranked in WITH, where u is still there to break ties by.

@@ -24,6 +24,12 @@ struct PathCountTests {
         "MATCH (u:User)-[:FRIEND]-(f:User)-[:FOLLOWS]->(c) WHERE u.id < $u RETURN count(*) AS n",
         "MATCH (u:User)-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE u.id IN [$u, 3, 3] RETURN count(DISTINCT c) AS n",
         "MATCH (u:User)-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE u.id IN [$u, 3] AND NOT (c)-[:FRIEND]-(u) RETURN c.id AS id, count(*) AS n ORDER BY n DESC, id",
+        // Hops in two MATCH clauses may take one relationship twice: those walks are rows.
+        "MATCH (u:User {id: $u})-[:FRIEND]-(f) MATCH (f)-[:FRIEND]-(c) RETURN c.id AS id, count(*) AS n ORDER BY n DESC, id",
+        "MATCH (u:User {id: $u})-[:FRIEND]->(f) MATCH (f)<-[:FRIEND]-(c) RETURN count(DISTINCT c) AS n",
+        // Each far end once, through a DISTINCT projection.
+        "MATCH (u:User {id: $u})-[:FRIEND]-()-[:FOLLOWS]-(c) WITH DISTINCT c RETURN count(*) AS n",
+        "MATCH (u:User {id: $u})<-[:FRIEND]-(f)-[:FRIEND]-(c:User) RETURN DISTINCT c.id % 5 AS k",
     ]
 
     static func rows(_ engine: QueryEngine, _ store: GraphStore, _ text: String, _ parameters: [String: Value]) throws -> [String] {

@@ -108,8 +108,8 @@ struct PhrasingTests {
         #expect(real.rows > 0, "\(real.slowReferences) runs left out")
     }
 
-    @Test("Phrasings of mutual friends, friend counts and triangles",
-          arguments: [PhrasingQuestion.mutualFriends, .friendCount, .triangles])
+    @Test("Phrasings of mutual friends, friend counts, triangles and the two-hop reach",
+          arguments: [PhrasingQuestion.mutualFriends, .friendCount, .triangles, .reach])
     func pairsAndCounts(question: PhrasingQuestion) throws {
         var generator = PhrasingGenerator(seed: 0xBEEF &+ UInt64(PhrasingQuestion.allCases.firstIndex(of: question)!))
         let phrasings = generator.phrasings(of: question, count: 60)

@@ -163,6 +163,9 @@ struct PhrasingBench {
         case .triangles:
             return (connections, "triangles through a user — no procedure: the baseline is social.connections for the same user "
                     + "(the issue's target: within 5× of it)", "connections procedure", 5)
+        case .reach:
+            return ("CALL social.connections($u) YIELD user RETURN count(user)", "how many people two hops away — no procedure: "
+                    + "the baseline is the count of social.connections (the same walk) for the same user", "connection count procedure", nil)
         case .topDegree:
             return (connections, "the top $k users by degree — no procedure: the baseline is social.connections for the user "
                     + "with the most friends (the issue's target for the top 10: within 10× of it)", "hub's connections procedure", 10)

@@ -27,10 +27,22 @@ enum PathCount {
     /// and whether the projection's LIMIT may be pushed into the call (SocialPlanner.options);
     /// nil when the shape is not a two-hop chain counted by one of the three forms:
     /// grouped by c (`c` or expressions of c alone, with `count(*)` or `count` of a pattern
-    /// variable), or not grouped at all, with `count(DISTINCT c)` or `count(*)`.
+    /// variable), or not grouped at all, with `count(DISTINCT c)` or `count(*)`; or seen only
+    /// through a DISTINCT projection of c (each far end once).
     static func rewrite(_ match: BoundMatch, _ projection: BoundProjection)
         -> (match: BoundMatch, call: BoundCall, projection: BoundProjection, mayPush: Bool)? {
-        guard !match.isOptional, match.patterns.count == 1, projection.aggregates.count == 1, !projection.sortSeesInput else { return nil }
+        guard !match.isOptional, match.patterns.count == 1, !projection.sortSeesInput else { return nil }
+        if projection.isDistinct, !projection.isAggregating {
+            // `WITH DISTINCT c` (or anything of c alone): the kernel lists each far end once.
+            for path in paths(match) where path.onC.isEmpty && projection.items.allSatisfy({
+                $0.expression.referencedSlots?.isSubset(of: [path.c.slot]) ?? false
+            }) {
+                let (start, call) = callOf(path, match: match, mode: "rows")
+                return (start, call, projection, false)
+            }
+            return nil
+        }
+        guard projection.aggregates.count == 1 else { return nil }
         for path in paths(match) {
             let aggregate = projection.aggregates[0]
             guard aggregate.function == .count else { continue }
@@ -54,28 +66,7 @@ enum PathCount {
                     mode = "rows"
                 }
             }
-            var start = match
-            start.patterns = [BoundPattern(nodes: [path.x], relationships: [])]
-            start.predicate = SocialPlanner.conjunction(path.onX)
-            start.introduced = match.introduced.filter { $0 == path.x.slot }
-            start.relationshipGroups = [:]
-            let label = { (node: BoundNodePattern) -> Expression in node.labels.first.map { .literal(.string($0)) } ?? .literal(.null) }
-            var options: [(key: String, value: Expression)] = [
-                (key: "types", value: .list(path.hops.map { .literal(.string($0.type)) })),
-                (key: "directions", value: .list(path.hops.map { .literal(.integer(Int64($0.direction.rawValue))) })),
-                (key: "labels", value: .list([label(path.f), label(path.c)])),
-                (key: "mode", value: .literal(.string(mode))),
-            ]
-            if path.excludeStart { options.append((key: "excludeStart", value: .literal(.bool(true)))) }
-            if let hop = path.excludeNeighbours {
-                options.append((key: "excludeNeighbours",
-                                value: .list([.literal(.string(hop.type)), .literal(.integer(Int64(hop.direction.rawValue)))])))
-            }
-            // The count goes into f's slot: nothing after the projection can read f.
-            var call = BoundCall(name: PathCountsProcedure.name, arguments: [.slot(path.x.slot), .map(options)],
-                                 outputs: [(column: 0, slot: path.c.slot), (column: 1, slot: path.f.slot)],
-                                 predicate: SocialPlanner.conjunction(path.onC), isReadOnly: true, gathersInput: true,
-                                 rule: "pathCounts")
+            var (start, call) = callOf(path, match: match, mode: mode)
             var counting = projection
             if mode != "rows" {
                 counting.aggregates = [BoundAggregate(function: .sum, isDistinct: false, argument: .slot(path.f.slot))]
@@ -96,6 +87,36 @@ enum PathCount {
             return (start, call, counting, false)
         }
         return nil
+    }
+
+    /// x's MATCH, and the call of the kernel in `mode` on x's rows (all of them at once).
+    static func callOf(_ path: Path, match: BoundMatch, mode: String) -> (BoundMatch, BoundCall) {
+        var start = match
+        start.patterns = [BoundPattern(nodes: [path.x], relationships: [])]
+        start.predicate = SocialPlanner.conjunction(path.onX)
+        start.introduced = match.introduced.filter { $0 == path.x.slot }
+        start.relationshipGroups = [:]
+        let label = { (node: BoundNodePattern) -> Expression in node.labels.first.map { .literal(.string($0)) } ?? .literal(.null) }
+        var options: [(key: String, value: Expression)] = [
+            (key: "types", value: .list(path.hops.map { .literal(.string($0.type)) })),
+            (key: "directions", value: .list(path.hops.map { .literal(.integer(Int64($0.direction.rawValue))) })),
+            (key: "labels", value: .list([label(path.f), label(path.c)])),
+            (key: "mode", value: .literal(.string(mode))),
+        ]
+        if path.excludeStart { options.append((key: "excludeStart", value: .literal(.bool(true)))) }
+        if match.group(of: path.relationships[0]) != match.group(of: path.relationships[1]) {
+            options.append((key: "sameRelationship", value: .literal(.bool(true))))
+        }
+        if let hop = path.excludeNeighbours {
+            options.append((key: "excludeNeighbours",
+                            value: .list([.literal(.string(hop.type)), .literal(.integer(Int64(hop.direction.rawValue)))])))
+        }
+        // The count goes into f's slot: nothing after the projection can read f.
+        let call = BoundCall(name: PathCountsProcedure.name, arguments: [.slot(path.x.slot), .map(options)],
+                             outputs: [(column: 0, slot: path.c.slot), (column: 1, slot: path.f.slot)],
+                             predicate: SocialPlanner.conjunction(path.onC), isReadOnly: true, gathersInput: true,
+                             rule: "pathCounts")
+        return (start, call)
     }
 
     /// The match's chain read from either end as `(x)-(f)-(c)`, when it is one the kernel walks.

@@ -10,7 +10,9 @@ import GraphStore
 ///
 /// Options: `types` and `directions` of the two hops (`Direction` raw values, each seen from
 /// the node it leaves); `labels`, the middle and far nodes' (null for none); `excludeStart`
-/// (`c <> x`); `excludeNeighbours`, `[type, direction]` of `NOT (x)-[:T]-(c)`; `mode`: 'rows'
+/// (`c <> x`); `excludeNeighbours`, `[type, direction]` of `NOT (x)-[:T]-(c)`;
+/// `sameRelationship`, true when the hops may take one relationship twice (written in two
+/// MATCH clauses); `mode`: 'rows'
 /// (ranked by count descending, then id), 'reach' (the distinct far nodes) or 'total' (the
 /// paths); for 'rows', `limit`, `withTies` and `minMutual` as social.connections takes them.
 /// The counting modes give no row for 0 (the pattern has no row then).
@@ -18,7 +20,7 @@ struct PathCountsProcedure: Procedure {
     let shared: SocialProcedureShared
     static let name = " path counts"
     static let allowedOptions: Set<String> = ["types", "directions", "labels", "excludeStart", "excludeNeighbours", "mode",
-                                              "limit", "withTies", "minMutual"]
+                                              "limit", "withTies", "minMutual", "sameRelationship"]
 
     var signature: ProcedureSignature {
         .init(name: Self.name, arguments: [.init("start", .any), .init("options", .map)],
@@ -40,6 +42,7 @@ struct PathCountsProcedure: Procedure {
             if k == 0 { pattern.middleLabel = id } else { pattern.farLabel = id }
         }
         pattern.excludeStart = try shared.boolean(options, "excludeStart", procedure: name) ?? false
+        pattern.distinctRelationships = !(try shared.boolean(options, "sameRelationship", procedure: name) ?? false)
         if case .list(let hop)? = options["excludeNeighbours"], hop.count == 2 {
             // A type never seen: no neighbour to leave out.
             pattern.excludeNeighbours = Self.hop(hop[0], hop[1], graph)

@@ -15,6 +15,10 @@ public struct TwoHopPattern: Sendable, Hashable {
     public var excludeStart: Bool
     /// `NOT (x)-[:T]-(c)`: x's neighbours by this hop are never far ends.
     public var excludeNeighbours: PatternHop?
+    /// Whether the two relationships must differ (openCypher's uniqueness, within one MATCH
+    /// clause); false for hops written in two MATCH clauses, where going back along the first
+    /// relationship is a row.
+    public var distinctRelationships = true
 
     public init(first: PatternHop, second: PatternHop, middleLabel: LabelID? = nil, farLabel: LabelID? = nil,
                 excludeStart: Bool = false, excludeNeighbours: PatternHop? = nil) {
@@ -101,7 +105,7 @@ extension Graph {
             }
         }
         // Each such walk went x → f → x on one relationship: not a path.
-        if reused > 0, pattern.farLabel.map({ node(x, hasLabel: $0) }) ?? true {
+        if reused > 0, pattern.distinctRelationships, pattern.farLabel.map({ node(x, hasLabel: $0) }) ?? true {
             scratch.counts[Int(x.rawValue)] -= UInt32(reused)
         }
     }
