@@ -27,9 +27,12 @@ struct PathCountTests {
         // Hops in two MATCH clauses may take one relationship twice: those walks are rows.
         "MATCH (u:User {id: $u})-[:FRIEND]-(f) MATCH (f)-[:FRIEND]-(c) RETURN c.id AS id, count(*) AS n ORDER BY n DESC, id",
         "MATCH (u:User {id: $u})-[:FRIEND]->(f) MATCH (f)<-[:FRIEND]-(c) RETURN count(DISTINCT c) AS n",
+        // A fixed-length variable relationship is its hops (the Normalizer splits it).
+        "MATCH (u:User {id: $u})-[:FRIEND*2]-(c) RETURN count(DISTINCT c) AS n",
+        "MATCH (u:User {id: $u})-[:FRIEND*2..2]->(c) WHERE c <> u RETURN c.id AS id, count(*) AS n ORDER BY n DESC, id",
         // Each far end once, through a DISTINCT projection.
         "MATCH (u:User {id: $u})-[:FRIEND]-()-[:FOLLOWS]-(c) WITH DISTINCT c RETURN count(*) AS n",
-        "MATCH (u:User {id: $u})<-[:FRIEND]-(f)-[:FRIEND]-(c:User) RETURN DISTINCT c.id % 5 AS k",
+        "MATCH (u:User {id: $u})<-[:FRIEND]-(f)-[:FRIEND]-(c:User) WITH DISTINCT c.id % 5 AS k RETURN k",
     ]
 
     static func rows(_ engine: QueryEngine, _ store: GraphStore, _ text: String, _ parameters: [String: Value]) throws -> [String] {
@@ -54,6 +57,26 @@ struct PathCountTests {
             }
         }
         #expect(nonEmpty > 40)
+    }
+
+    /// Split hops keep the variable-length relationship's meaning: distinct relationships, in
+    /// the uniqueness group of the MATCH they were written in.
+    @Test("Fixed-length variable relationships are split into hops", arguments: [
+        ("MATCH (u:User {id: $u})-[:FRIEND*1..1]-(c) RETURN count(*) AS n", "(rule: degree)"),
+        ("MATCH (u:User {id: $u})-[:FRIEND*3]-(c) RETURN c.id AS id, count(*) AS n ORDER BY n DESC, id", ":FRIEND]- c"),
+        ("MATCH (u:User {id: $u})-[:FRIEND]-(f) MATCH (f)-[:FRIEND*2]-(c) RETURN count(*) AS n", "Expand"),
+        ("MATCH (u:User {id: $u})-[r:FRIEND]-(f)-[:FRIEND*2]-(c) WHERE c.id > 3 RETURN count(r) AS n", "Expand"),
+        ("MATCH (u:User {id: $u})-[r:FRIEND*2]-(c) RETURN count(*) AS n, max(size(r)) AS m", "VarLengthExpand"),
+    ])
+    func fixedLengths(text: String, plan: String) throws {
+        let store = try TriangleCountTests.store(selfLoops: true)
+        let engine = QueryEngine(), reference = QueryEngine(optimize: false)
+        let lines = try engine.explain(text, on: store)
+        #expect(lines.contains { $0.contains(plan) }, "\(lines)")
+        for u in [0, 1, 7, 13, 30] {
+            let p: [String: Value] = ["u": .integer(Int64(u))]
+            #expect(try Self.rows(engine, store, text, p) == (try Self.rows(reference, store, text, p)), "\(text) for \(u)")
+        }
     }
 
     @Test("What reads the middle node or the start is not a count of paths per far node", arguments: [

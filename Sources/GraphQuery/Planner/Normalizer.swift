@@ -12,6 +12,9 @@
 enum Normalizer {
     static func normalize(_ query: BoundQuery) -> BoundQuery {
         var result = query
+        // Slots the rewrites add (hidden nodes and relationships) come after every slot the
+        // query uses, so they clash with none.
+        var nextSlot = query.clauses.map(\.width).max() ?? 0
         result.clauses = []
         result.slotNames = []
         let names = query.slotNames
@@ -42,10 +45,54 @@ enum Normalizer {
             // After the join, so that `id(c) <> id(u)` in a later clause knows u is a node.
             let nodes = Set(match.patterns.flatMap { $0.nodes.map(\.slot) })
             match.predicate = match.predicate.map { canonical($0, nodes: nodes) }
-            return (.match(chained(absorbingEqualities(match))), entry.width)
+            let width = splittingFixedLengths(&match, nextSlot: &nextSlot)
+            return (.match(chained(absorbingEqualities(match))), max(entry.width, width))
         }
         result.unions = query.unions.map { ($0.all, normalize($0.query)) }
         return result
+    }
+
+    /// Splits each anonymous relationship of a fixed length (`[:T*2]`, `[:T*1..1]`, at most three
+    /// hops, without properties) into that many hops through new hidden nodes, in its uniqueness
+    /// group: a variable-length relationship's hops are distinct relationships, as the split
+    /// ones are within their group. The rules then see the hops the pattern means. Returns the
+    /// row width the match then needs (0 when nothing was split).
+    static func splittingFixedLengths(_ match: inout BoundMatch, nextSlot: inout Int) -> Int {
+        guard !match.isOptional else { return 0 }
+        var width = 0
+        for p in match.patterns.indices where match.patterns[p].pathSlot == nil {
+            var pattern = match.patterns[p]
+            var k = 0
+            while k < pattern.relationships.count {
+                let relationship = pattern.relationships[k]
+                guard let length = relationship.length, length.min == length.max, (1...3).contains(length.min),
+                      !relationship.isNamed, relationship.properties.isEmpty, !match.boundBefore.contains(relationship.slot) else {
+                    k += 1
+                    continue
+                }
+                let group = match.group(of: relationship.slot)
+                var hops: [BoundRelationshipPattern] = []
+                var middle: [BoundNodePattern] = []
+                for hop in 0..<length.min {
+                    var single = relationship
+                    single.length = nil
+                    single.slot = hop == 0 ? relationship.slot : nextSlot
+                    if hop > 0 { nextSlot += 1 }
+                    match.relationshipGroups[single.slot] = group
+                    hops.append(single)
+                    if hop < length.min - 1 {
+                        middle.append(BoundNodePattern(slot: nextSlot, labels: [], properties: []))
+                        nextSlot += 1
+                    }
+                }
+                pattern.relationships.replaceSubrange(k...k, with: hops)
+                pattern.nodes.insert(contentsOf: middle, at: k + 1)
+                width = nextSlot
+                k += hops.count
+            }
+            match.patterns[p] = pattern
+        }
+        return width
     }
 
     /// `second` appended to `first`: its relationships in uniqueness groups of their own.

@@ -28,12 +28,15 @@ enum PathCount {
     /// nil when the shape is not a two-hop chain counted by one of the three forms:
     /// grouped by c (`c` or expressions of c alone, with `count(*)` or `count` of a pattern
     /// variable), or not grouped at all, with `count(DISTINCT c)` or `count(*)`; or seen only
-    /// through a DISTINCT projection of c (each far end once).
-    static func rewrite(_ match: BoundMatch, _ projection: BoundProjection)
+    /// through a DISTINCT projection of c that more clauses follow (each far end once).
+    static func rewrite(_ match: BoundMatch, _ projection: BoundProjection, isLast: Bool)
         -> (match: BoundMatch, call: BoundCall, projection: BoundProjection, mayPush: Bool)? {
         guard !match.isOptional, match.patterns.count == 1, !projection.sortSeesInput else { return nil }
         if projection.isDistinct, !projection.isAggregating {
-            // `WITH DISTINCT c` (or anything of c alone): the kernel lists each far end once.
+            // `WITH DISTINCT c` (or anything of c alone) before more clauses: the kernel lists
+            // each far end once. A final `RETURN DISTINCT` keeps the walk's order and its fused
+            // plan (DirectProjection).
+            guard !isLast else { return nil }
             for path in paths(match) where path.onC.isEmpty && projection.items.allSatisfy({
                 $0.expression.referencedSlots?.isSubset(of: [path.c.slot]) ?? false
             }) {

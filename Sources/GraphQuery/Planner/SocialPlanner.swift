@@ -28,7 +28,8 @@ enum SocialPlanner {
             if i + 1 < source.count, case .match(let match) = source[i].clause,
                case .projection(let projection) = source[i + 1].clause,
                var rewritten = connections(match, projection).map({ ($0.match, $0.call, $0.projection, mayPush: true) })
-                   ?? (pairRules.contains { $0(match, projection) != nil } ? nil : PathCount.rewrite(match, projection)) {
+                   ?? (pairRules.contains { $0(match, projection) != nil } ? nil
+                       : PathCount.rewrite(match, projection, isLast: i + 2 == source.count)) {
                 var next: BoundProjection?
                 if i + 2 < source.count, case .projection(let p) = source[i + 2].clause { next = p }
                 // A guarded grouping must see every row, and a filter on the kernel's rows too:
