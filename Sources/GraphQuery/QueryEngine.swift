@@ -362,7 +362,9 @@ public final class QueryEngine: Sendable {
         if let hit { return (hit.compiled, hit.hasRun) }
         let query = try Parser.parse(body)
         let bound = try Binder.bind(query, registry: procedures)
-        let plan = optimize ? SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(bound)
+        // Rewrites of the syntax tree bind again; the original bound first, so errors are its own.
+        let rewritten = optimize ? CollectUnwind.rewrite(query).flatMap { try? Binder.bind($0, registry: procedures) } : nil
+        let plan = optimize ? SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(rewritten ?? bound)
             : Planner.plan(bound, optimize: false)
         var fallback: CompiledPlan?
         if plan.mayNotHold {
