@@ -131,7 +131,9 @@ public struct PhrasingGenerator: Sendable {
             // spelling to its own meaning, on graphs where they differ too).
             let count = pick(["count(DISTINCT f)", "count(DISTINCT f)", "count(*)", "count(f)"])
             let order = pick(["ORDER BY m DESC, id(c)", "ORDER BY m DESC, id(c) ASC"])
-            let limit = pick([" LIMIT $k", " LIMIT 10", " SKIP 2 LIMIT $k", ""])
+            // The question is the top k: every phrasing has a LIMIT (all rows is another question,
+            // whose cost is the rows' own).
+            let limit = pick([" LIMIT $k", " LIMIT 10", " SKIP 2 LIMIT $k"])
             switch random() % 4 {
             case 3:
                 // Grouped by the id alone: one row per id value, so ordering by it is total.

@@ -15,6 +15,8 @@ struct DegreeRankingTests {
         "MATCH (u:User)-[:FRIEND]->(f:User) WITH u, count(f) AS d ORDER BY d DESC, id(u) LIMIT $k RETURN u.id AS id, d",
         "MATCH (u:User)-[:FRIEND]-(f) RETURN u, count(*) AS d ORDER BY d DESC, id(u) SKIP 2 LIMIT $k",
         "MATCH (u:User)-[:FRIEND]-(f) RETURN u.id AS id, u, count(*) AS d ORDER BY d DESC, id DESC LIMIT $k",
+        "MATCH (u:User)-[:FRIEND]-(f:User) RETURN u.id AS id, u, count(*) AS d ORDER BY d DESC, id DESC LIMIT $k",
+        "MATCH (u)-[:FOLLOWS]-(f:Page) WITH u, count(*) AS d ORDER BY d DESC, id(u) LIMIT $k RETURN u.id AS id, d",
         "MATCH (u)<-[:FOLLOWS]-(f) WITH u, count(f) AS d ORDER BY d DESC, id(u) LIMIT $k RETURN u.id AS id, d",
         "MATCH (u:User) WITH u, size([(u)-[:FRIEND]-(x) | x]) AS d WHERE d > 0 WITH u, d ORDER BY d DESC, id(u) LIMIT $k RETURN u.id AS id, d",
         "MATCH (u:User) WITH u, size([(u)-[:FRIEND]-(x:Page) | x.id]) AS d WITH u, d ORDER BY d DESC, id(u) LIMIT $k RETURN u.id AS id, d",

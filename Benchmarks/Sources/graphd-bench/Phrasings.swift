@@ -27,6 +27,9 @@ enum PhrasingsCommand {
         "passes": "timed passes over the sample (default 3)",
         "budget": "seconds per phrasing (warm-up and passes); a phrasing past it is reported with what it measured and marked slow (default 5)",
         "out": "result JSON path (default results/phrasings-<data>-<time>.json)",
+        "port": "time over RESP (GRAPH.RO_QUERY with a CYPHER parameter header) against graphd on 127.0.0.1:PORT serving "
+            + "the same data (`graphd-bench recovery` with the same --data/--edges writes it); default: in process",
+        "graph": "the graph's name on the server (default social)",
     ]
 
     /// The acceptance rule: a phrasing's p50 within 3× of its procedure's, or within 0.3 ms of it.
@@ -43,7 +46,8 @@ enum PhrasingsCommand {
             k: try options.int("k", default: 50), checkUsers: try options.int("check-users", default: 3),
             checkTimeout: try options.double("check-timeout", default: 10), warmup: try options.int("warmup", default: 3),
             passes: try options.int("passes", default: 3), budget: try options.double("budget", default: 5),
-            questions: questions.map(\.rawValue))
+            questions: questions.map(\.rawValue),
+            transport: options.string("port").map { "RESP, 127.0.0.1:\($0)" } ?? "in process")
         guard parameters.users > 0 else { throw UsageError("--users wants at least 1") }
         guard (1...100).contains(parameters.passes) else { throw UsageError("--passes wants 1…100, got \(parameters.passes)") }
         guard parameters.budget > 0, parameters.checkTimeout > 0 else { throw UsageError("--budget and --check-timeout want more than 0") }
@@ -64,8 +68,12 @@ enum PhrasingsCommand {
         // The user with the most friends: the top degrees' yardstick is its connections procedure.
         let degree = { (u: Int) -> Int in reference.offsets[u + 1] - reference.offsets[u] }
         let hub = (0..<data.userCount).max { degree($0) < degree($1) } ?? 0
-        let bench = PhrasingBench(store: store, parameters: parameters, samples: samples, hub: hub)
-        print("graphd phrasings — \(source): \(data.userCount) users, \(data.friendshipCount) friendships " +
+        var wire: RESPClient?
+        let graphName = options.string("graph", default: "social")
+        if options.string("port") != nil { wire = try RESPClient(port: try options.int("port", default: 6479)) }
+        let bench = PhrasingBench(store: store, parameters: parameters, samples: samples, hub: hub, wire: wire, graph: graphName)
+        try bench.checkServerData()
+        print("graphd phrasings (\(parameters.transport)) — \(source): \(data.userCount) users, \(data.friendshipCount) friendships " +
               "(max degree \(report.dataset.maxDegree)); \(report.build) build; \(report.machine.cores) cores, \(report.machine.cpu)")
         print("\(samples.users.count) users (\(samples.pairs.count) pairs), \(parameters.passes) passes, $k = \(parameters.k); " +
               "rows checked against the plan as bound on \(parameters.checkUsers) users; ×proc = p50 / the procedure's p50; " +
@@ -142,6 +150,9 @@ struct PhrasingBench {
     let samples: Samples
     /// The user with the most friends.
     let hub: Int
+    /// Set with `--port`: every timed call goes over this connection.
+    let wire: RESPClient?
+    let graph: String
     /// The engine graphd serves with (the planner's rewrites on).
     let engine = QueryEngine()
     /// The plan exactly as bound: the reference answer of every phrasing.
@@ -221,6 +232,32 @@ struct PhrasingBench {
         return figures
     }
 
+    /// `text` with FalkorDB's `CYPHER name=value …` header for `input` (integers only here).
+    static func withHeader(_ text: String, _ input: [String: Value]) -> String {
+        let header = input.sorted { $0.key < $1.key }.map { key, value -> String in
+            if case .integer(let i) = value { return "\(key)=\(i)" }
+            return "\(key)=null"
+        }
+        return "CYPHER " + header.joined(separator: " ") + " " + text
+    }
+
+    /// Over the wire, the server must hold the data the answers are checked on: the number of
+    /// connections of the first sampled users, asked both ways, must agree.
+    func checkServerData() throws {
+        guard let wire else { return }
+        let text = "CALL social.connections($u) YIELD user RETURN count(user)"
+        for input in inputs(.connections).prefix(3) {
+            var local = ""
+            if case .integer(let n)? = try engine.execute(text, on: store, parameters: input).rows.first?.first { local = "\(n)" }
+            let reply = try wire.call(["GRAPH.RO_QUERY", graph, Self.withHeader(text, input)])
+            guard case .array(let parts?) = reply, parts.count >= 2, case .array(let rows?) = parts[1],
+                  case .array(let cells?)? = rows.first, case .integer(let remote)? = cells.first, "\(remote)" == local else {
+                throw UsageError("the server's graph '\(graph)' does not hold the data given (\(describe(input)): \(local) in process, "
+                                 + "\(reply) over the wire); write it with `graphd-bench recovery` from the same data")
+            }
+        }
+    }
+
     /// The planner rules EXPLAIN names (`… (rule: degree)`): a general plan may still have one.
     static func rules(_ lines: [String]) -> [String] {
         var names: [String] = []
@@ -248,7 +285,7 @@ struct PhrasingBench {
             let expected: [[ResultValue]]
             do {
                 expected = try reference.execute(phrasing.text, on: store, parameters: input, readOnly: true, timeout: timeout).rows
-            } catch let error where error.kind == .timeout {
+            } catch let error as QueryError where error.kind == .timeout {
                 p.uncheckedRuns += 1
                 continue
             } catch {
@@ -260,7 +297,7 @@ struct PhrasingBench {
                 // The rewritten plan gets as long as the reference, and at least the phrasing's budget.
                 actual = try engine.execute(phrasing.text, on: store, parameters: input, readOnly: true,
                                             timeout: .nanoseconds(Int64(max(parameters.checkTimeout, parameters.budget) * 1e9))).rows
-            } catch let error where error.kind == .timeout {
+            } catch let error as QueryError where error.kind == .timeout {
                 p.uncheckedRuns += 1
                 continue
             } catch {
@@ -313,12 +350,23 @@ struct PhrasingBench {
             let t0 = nowNanoseconds()
             let left = deadline > t0 ? deadline - t0 : 0
             do {
-                _ = try engine.execute(text, on: store, parameters: input, readOnly: true,
-                                       timeout: .nanoseconds(Int64(max(left, 1_000_000))))
+                if let wire {
+                    let reply = try wire.call(["GRAPH.RO_QUERY", graph, Self.withHeader(text, input), "TIMEOUT",
+                                               String(max(left / 1_000_000, 1))])
+                    if case .error(let message) = reply {
+                        guard message.lowercased().contains("timed out") || message.lowercased().contains("timeout") else {
+                            throw RESPClientError(description: message)
+                        }
+                        throw QueryError(.timeout, message)
+                    }
+                } else {
+                    _ = try engine.execute(text, on: store, parameters: input, readOnly: true,
+                                           timeout: .nanoseconds(Int64(max(left, 1_000_000))))
+                }
                 let ns = nowNanoseconds() - t0
                 longest = max(longest, ns)
                 return ns
-            } catch let error where error.kind == .timeout {
+            } catch let error as QueryError where error.kind == .timeout {
                 slow = true
                 longest = max(longest, nowNanoseconds() - t0)
             } catch {
@@ -357,6 +405,8 @@ struct PhrasingsParameters: Codable, Sendable {
     var passes: Int
     var budget: Double
     var questions: [String]
+    /// Where the calls were timed: "in process", or "RESP, 127.0.0.1:PORT".
+    var transport: String
 }
 
 /// One phrasing's (or a procedure's) timing, in microseconds.
