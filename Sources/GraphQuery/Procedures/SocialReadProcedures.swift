@@ -82,7 +82,9 @@ struct SocialConnectionsProcedure: Procedure {
         case let other?: throw QueryError(.runtime, "`\(name)`: option 'distinctBy' must be a list of property keys, but was \(other.cypherText)")
         }
         let cut = (limit: connectionOptions.limit, withTies: connectionOptions.limitWithTies)
-        if distinctBy != nil { (connectionOptions.limit, connectionOptions.limitWithTies) = (nil, false) }
+        // Several users: every row first, then the check and the cut; one user: the kernel
+        // checks before it ranks (below).
+        if distinctBy != nil, case .list = arguments[0] { (connectionOptions.limit, connectionOptions.limitWithTies) = (nil, false) }
         var names = shared.names
         switch options["friendType"] {
         case nil, .null?: break
@@ -108,18 +110,37 @@ struct SocialConnectionsProcedure: Procedure {
             }
         } else {
             guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
+            if let distinctBy {
+                let keys = distinctBy.map { graph.propertyKeyID(named: $0) }
+                // A key nobody holds: every value null, so two rows collide (or one does not).
+                let known = keys.compactMap { $0 }
+                let checked: [Connection]? = shared.pool.withScratch { scratch in
+                    known.count == keys.count
+                        ? g.connections(of: user, schema: schema, options: connectionOptions, distinctBy: known, scratch: &scratch)
+                        : nil
+                }
+                if let checked { rows = checked } else {
+                    // Unknown key, or values shared: the general check below decides (it throws).
+                    var all = connectionOptions
+                    (all.limit, all.limitWithTies) = (nil, false)
+                    rows = shared.pool.withScratch { scratch in g.connections(of: user, schema: schema, options: all, scratch: &scratch) }
+                    try Self.checkDistinct(rows, by: distinctBy, graph: graph)
+                    rows = Graph.cut(rows, limit: cut.limit, withTies: cut.withTies)
+                }
+                return Self.output(rows)
+            }
             rows = shared.pool.withScratch { scratch in
                 g.connections(of: user, schema: schema, options: connectionOptions, scratch: &scratch)
             }
         }
         if let distinctBy {
             try Self.checkDistinct(rows, by: distinctBy, graph: graph)
-            if let limit = cut.limit, rows.count > limit {
-                var end = limit
-                if cut.withTies, limit > 0 { while end < rows.count && rows[end].mutualFriends == rows[limit - 1].mutualFriends { end += 1 } }
-                rows.removeLast(rows.count - end)
-            }
+            rows = Graph.cut(rows, limit: cut.limit, withTies: cut.withTies)
         }
+        return Self.output(rows)
+    }
+
+    static func output(_ rows: [Connection]) -> ProcedureRows {
         var output = ProcedureRows(width: 2, capacity: rows.count)
         for row in rows { output.append(.node(row.node), .integer(Int64(row.mutualFriends))) }
         return output

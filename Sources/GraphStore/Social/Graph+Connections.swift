@@ -47,6 +47,15 @@ extension Graph {
     ///   proportional to the graph (the counters live in `scratch`).
     public func connections(of user: NodeID, schema: SocialSchema, options: ConnectionOptions = ConnectionOptions(),
                             scratch: inout TraversalScratch) -> [Connection] {
+        connections(of: user, schema: schema, options: options, distinctBy: [], scratch: &scratch) ?? []
+    }
+
+    /// As `connections(of:schema:options:scratch:)`, or nil when two of the connections it
+    /// would list (before the limit) hold equivalent values of the properties `keys` (a
+    /// grouping would put them together: nulls together, 1 with 1.0), or a value no key
+    /// compares (NaN). The check reads every connection's values before the ranking keeps k.
+    public func connections(of user: NodeID, schema: SocialSchema, options: ConnectionOptions, distinctBy keys: [PropertyKeyID],
+                            scratch: inout TraversalScratch) -> [Connection]? {
         guard contains(user) else { return [] }
         flagSelfAndFriends(user, schema: schema, scratch: &scratch)
         countFriendsOfFriends(of: user, schema: schema, friendLabel: options.friendLabel, scratch: &scratch)
@@ -57,6 +66,22 @@ extension Graph {
             keep = { node, c in c & CounterFlags.excluded == 0 && members.contains(NodeID(rawValue: node)) }
         } else {
             keep = { _, c in c & CounterFlags.excluded == 0 }
+        }
+        if !keys.isEmpty {
+            var seen = Set<[IndexKey?]>()
+            let floor = UInt32(clamping: max(options.minimumMutual, 1))
+            for node in scratch.touched {
+                let c = scratch.counts[Int(node)]
+                guard c >= floor, keep(node, c) else { continue }
+                var values: [IndexKey?] = []
+                for key in keys {
+                    let value = property(key, of: NodeID(rawValue: node))
+                    let indexKey = IndexKey(value)
+                    if indexKey == nil, value != .null { scratch.resetCounts(); return nil }
+                    values.append(indexKey)
+                }
+                guard seen.insert(values).inserted else { scratch.resetCounts(); return nil }
+            }
         }
         var limit = options.limit, minimum = options.minimumMutual
         if options.limitWithTies, let k = limit {

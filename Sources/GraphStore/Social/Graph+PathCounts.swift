@@ -124,7 +124,7 @@ extension Graph {
     }
 
     /// The first `limit` of ranked rows, with `withTies` those tied with the last too.
-    static func cut(_ rows: [Connection], limit: Int?, withTies: Bool) -> [Connection] {
+    public static func cut(_ rows: [Connection], limit: Int?, withTies: Bool) -> [Connection] {
         guard let limit, rows.count > limit else { return rows }
         guard limit > 0 else { return [] }
         var end = limit
