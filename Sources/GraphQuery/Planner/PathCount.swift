@@ -85,7 +85,23 @@ enum PathCount {
                 counting.aggregates = []
                 return (start, call, counting, path.onC.isEmpty)
             }
-            // Grouped by values of c alone: far ends sharing them add up.
+            if let keys = SocialPlanner.propertyKeys(projection.items, of: path.c.slot, count: -1), path.onC.isEmpty {
+                // Grouped by properties of c alone: a group is one kernel row as long as no two far
+                // ends share them, which the kernel checks before it ranks (else the query runs
+                // as written).
+                counting.items = projection.items.map { item in
+                    if case .aggregateResult = item.expression { return (name: item.name, expression: .slot(path.f.slot)) }
+                    return item
+                }
+                counting.aggregates = []
+                if case .map(var entries) = call.arguments[1] {
+                    entries.append((key: "distinctBy", value: .list(keys.map { .literal(.string($0)) })))
+                    call.arguments[1] = .map(entries)
+                }
+                call.mayNotHold = true
+                return (start, call, counting, true)
+            }
+            // Grouped by other values of c alone: far ends sharing them add up.
             counting.aggregates = [BoundAggregate(function: .sum, isDistinct: false, argument: .slot(path.f.slot))]
             return (start, call, counting, false)
         }

@@ -212,13 +212,13 @@ enum SocialPlanner {
     }
 
     /// The property keys `items` group by when each item is `c.key` or the count (read from
-    /// slot `count`), at least one key among them; nil otherwise.
+    /// slot `count`, or still an aggregate's result), at least one key among them; nil otherwise.
     static func propertyKeys(_ items: [(name: String, expression: Expression)], of c: Int, count: Int) -> [String]? {
         var keys: [String] = []
         for item in items {
             switch item.expression {
             case .property(.slot(c), let key): keys.append(key)
-            case .slot(count): continue
+            case .slot(count), .aggregateResult: continue
             default: return nil
             }
         }

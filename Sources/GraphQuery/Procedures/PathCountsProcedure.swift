@@ -14,13 +14,14 @@ import GraphStore
 /// `sameRelationship`, true when the hops may take one relationship twice (written in two
 /// MATCH clauses); `mode`: 'rows'
 /// (ranked by count descending, then id), 'reach' (the distinct far nodes) or 'total' (the
-/// paths); for 'rows', `limit`, `withTies` and `minMutual` as social.connections takes them.
+/// paths); for 'rows', `limit`, `withTies`, `minMutual` and `distinctBy` as social.connections
+/// takes them (a clash in `distinctBy` throws QueryEngine.rewriteDoesNotHold).
 /// The counting modes give no row for 0 (the pattern has no row then).
 struct PathCountsProcedure: Procedure {
     let shared: SocialProcedureShared
     static let name = " path counts"
     static let allowedOptions: Set<String> = ["types", "directions", "labels", "excludeStart", "excludeNeighbours", "mode",
-                                              "limit", "withTies", "minMutual", "sameRelationship"]
+                                              "limit", "withTies", "minMutual", "sameRelationship", "distinctBy"]
 
     var signature: ProcedureSignature {
         .init(name: Self.name, arguments: [.init("start", .any), .init("options", .map)],
@@ -60,9 +61,20 @@ struct PathCountsProcedure: Procedure {
             let limit = try shared.integer(options, "limit", procedure: name)
             let withTies = try shared.boolean(options, "withTies", procedure: name) ?? false
             let minimum = try shared.integer(options, "minMutual", procedure: name) ?? 1
-            let rows = shared.pool.withScratch { scratch in
-                g.twoHopPathCounts(from: starts, pattern: pattern, limit: limit, withTies: withTies, minimum: minimum, scratch: &scratch)
+            // `distinctBy`: the far ends' values of these keys must differ (a grouping by them),
+            // else the query runs as written. A key nobody holds: all null, so any two clash.
+            var keys: [PropertyKeyID] = []
+            if case .list(let names)? = options["distinctBy"] {
+                for case .string(let key) in names {
+                    guard let id = graph.propertyKeyID(named: key) else { throw QueryEngine.rewriteDoesNotHold }
+                    keys.append(id)
+                }
             }
+            let counted = shared.pool.withScratch { scratch in
+                g.twoHopPathCounts(from: starts, pattern: pattern, limit: limit, withTies: withTies, minimum: minimum,
+                                   distinctBy: keys, scratch: &scratch)
+            }
+            guard let rows = counted else { throw QueryEngine.rewriteDoesNotHold }
             var output = ProcedureRows(width: 2, capacity: rows.count)
             for row in rows { output.append(.node(row.node), .integer(Int64(row.mutualFriends))) }
             return output

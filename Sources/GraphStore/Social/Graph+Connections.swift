@@ -67,21 +67,9 @@ extension Graph {
         } else {
             keep = { _, c in c & CounterFlags.excluded == 0 }
         }
-        if !keys.isEmpty {
-            var seen = Set<[IndexKey?]>()
-            let floor = UInt32(clamping: max(options.minimumMutual, 1))
-            for node in scratch.touched {
-                let c = scratch.counts[Int(node)]
-                guard c >= floor, keep(node, c) else { continue }
-                var values: [IndexKey?] = []
-                for key in keys {
-                    let value = property(key, of: NodeID(rawValue: node))
-                    let indexKey = IndexKey(value)
-                    if indexKey == nil, value != .null { scratch.resetCounts(); return nil }
-                    values.append(indexKey)
-                }
-                guard seen.insert(values).inserted else { scratch.resetCounts(); return nil }
-            }
+        guard touchedAreDistinct(by: keys, minimum: options.minimumMutual, scratch: scratch, keep) else {
+            scratch.resetCounts()
+            return nil
         }
         var limit = options.limit, minimum = options.minimumMutual
         if options.limitWithTies, let k = limit {
@@ -150,6 +138,29 @@ extension Graph {
         for node in scratch.touched where scratch.counts[Int(node)] & CounterFlags.excluded == 0 { n += 1 }
         scratch.resetCounts()
         return n
+    }
+
+    /// Whether no two counted nodes the ranking would list (counter ≥ `minimum`, passing
+    /// `keep`) hold equivalent values of `keys` (nulls are equivalent; a value no key compares,
+    /// NaN, counts as a clash). True for no keys.
+    func touchedAreDistinct(by keys: [PropertyKeyID], minimum: Int, scratch: TraversalScratch,
+                            _ keep: (_ node: UInt32, _ counter: UInt32) -> Bool) -> Bool {
+        guard !keys.isEmpty else { return true }
+        var seen = Set<[IndexKey?]>()
+        let floor = UInt32(clamping: max(minimum, 1))
+        for node in scratch.touched {
+            let c = scratch.counts[Int(node)]
+            guard c >= floor, keep(node, c) else { continue }
+            var values: [IndexKey?] = []
+            for key in keys {
+                let value = property(key, of: NodeID(rawValue: node))
+                let indexKey = IndexKey(value)
+                if indexKey == nil, value != .null { return false }
+                values.append(indexKey)
+            }
+            guard seen.insert(values).inserted else { return false }
+        }
+        return true
     }
 
     /// Flags `user` and its friends as excluded in their counters (the nodes a connection may not

@@ -35,10 +35,16 @@ extension Graph {
     /// the last of them too, and none below `minimum`.
     /// - Complexity: O(Σ over the first hop's rows of the middle node's degree) per start, plus
     ///   the ranking; one start needs no allocation proportional to the graph.
+    /// With `distinctBy` keys, nil when two far ends it would list (before the limit) hold
+    /// equivalent values of them (`touchedAreDistinct`), checked before the ranking cuts.
     public func twoHopPathCounts(from starts: [NodeID], pattern: TwoHopPattern, limit: Int?, withTies: Bool, minimum: Int,
-                                 scratch: inout TraversalScratch) -> [Connection] {
+                                 distinctBy keys: [PropertyKeyID] = [], scratch: inout TraversalScratch) -> [Connection]? {
         if starts.count == 1 {
             countTwoHopPaths(from: starts[0], pattern: pattern, scratch: &scratch)
+            guard touchedAreDistinct(by: keys, minimum: minimum, scratch: scratch, { _, c in c & CounterFlags.excluded == 0 }) else {
+                scratch.resetCounts()
+                return nil
+            }
             return rank(&scratch, limit: limit, withTies: withTies, minimum: minimum)
         }
         // Several starts: each one's counts (with its own exclusions) added into one table.
@@ -52,6 +58,18 @@ extension Graph {
             scratch.resetCounts()
         }
         var rows = totals.filter { $0.value >= max(minimum, 1) }.map { Connection(node: NodeID(rawValue: $0.key), mutualFriends: $0.value) }
+        if !keys.isEmpty {
+            var seen = Set<[IndexKey?]>()
+            for row in rows {
+                var values: [IndexKey?] = []
+                for key in keys {
+                    let value = property(key, of: row.node)
+                    if IndexKey(value) == nil, value != .null { return nil }
+                    values.append(IndexKey(value))
+                }
+                guard seen.insert(values).inserted else { return nil }
+            }
+        }
         rows.sort { $0.mutualFriends != $1.mutualFriends ? $0.mutualFriends > $1.mutualFriends : $0.node < $1.node }
         return Self.cut(rows, limit: limit, withTies: withTies)
     }
