@@ -27,6 +27,10 @@ struct CollectUnwindTests {
          WHERE NOT c IN fs AND NOT c = u RETURN c, count(DISTINCT friend) AS m ORDER BY m DESC, id(c) LIMIT 4
          """, "(rule: connections)"),
         ("""
+         MATCH (u:User {id: $u})-[:FRIEND]-(f:User) WITH u, collect(f) AS fs UNWIND fs AS f MATCH (f)-[:FRIEND]-(c)
+         WHERE NOT c = u AND NOT c IN fs RETURN c.id AS id, count(*) AS m ORDER BY m DESC, id LIMIT 5
+         """, "(rule: pathCounts)"),
+        ("""
          MATCH (u {id: $u})-[:FRIEND]->(f) WITH u, collect(f) AS fs UNWIND fs AS friend MATCH (friend)-[:FRIEND]->(c)
          WHERE NOT c IN fs AND NOT c = u RETURN c.id AS id, count(*) AS m ORDER BY m DESC, id LIMIT 4
          """, "(rule: pathCounts)"),

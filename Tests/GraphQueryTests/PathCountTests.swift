@@ -17,6 +17,7 @@ struct PathCountTests {
         "MATCH (u:User {id: $u})-[:FRIEND]->(f)-[:FRIEND]->(c:User) WHERE NOT EXISTS { MATCH (u)-[:FRIEND]->(c) } RETURN c, count(*) AS n",
         "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FOLLOWS]-(c) WHERE c.id > 5 RETURN c.id AS id, count(*) AS n ORDER BY n DESC, id LIMIT 4",
         "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c) RETURN c.id % 4 AS k, count(*) AS n ORDER BY k",
+        "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE c <> u AND NOT (u)-[:FRIEND]-(c:User) RETURN c.id AS id, count(*) AS n ORDER BY n DESC, id LIMIT 6",
         // The two-hop reach and the number of paths.
         "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c) RETURN count(DISTINCT c) AS n",
         "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c:User) WHERE c <> u RETURN count(DISTINCT c) AS n",

@@ -16,7 +16,7 @@ enum PathCount {
         var hops: [(type: String, direction: Direction)]
         var relationships: [Int]
         var excludeStart = false
-        var excludeNeighbours: (type: String, direction: Direction)?
+        var excludeNeighbours: (type: String, direction: Direction, label: String?)?
         /// Conjuncts on x (and what was bound before) alone: they stay on x's MATCH.
         var onX: [Expression] = []
         /// Conjuncts on c alone: a filter on the kernel's rows.
@@ -128,7 +128,8 @@ enum PathCount {
         }
         if let hop = path.excludeNeighbours {
             options.append((key: "excludeNeighbours",
-                            value: .list([.literal(.string(hop.type)), .literal(.integer(Int64(hop.direction.rawValue)))])))
+                            value: .list([.literal(.string(hop.type)), .literal(.integer(Int64(hop.direction.rawValue))),
+                                          hop.label.map { .literal(.string($0)) } ?? .literal(.null)])))
         }
         // The count goes into f's slot: nothing after the projection can read f.
         let call = BoundCall(name: PathCountsProcedure.name, arguments: [.slot(path.x.slot), .map(options)],
@@ -180,14 +181,18 @@ enum PathCount {
         return result
     }
 
-    /// `NOT (x)-[:T]-(c)` (either order, any direction): the hop from x it forbids.
-    static func notAdjacent(_ e: Expression, _ x: Int, _ c: Int) -> (type: String, direction: Direction)? {
+    /// `NOT (x)-[:T]-(c)` (either order, any direction, a label on c or none): the hop from x
+    /// it forbids, and the label a neighbour must have to be left out.
+    static func notAdjacent(_ e: Expression, _ x: Int, _ c: Int) -> (type: String, direction: Direction, label: String?)? {
         guard case .unary(.not, .patternPredicate(let predicate)) = e, predicate.predicate == nil, predicate.projection == nil else { return nil }
         var hop: (type: String, direction: Direction)?
+        var label: String?
         for op in predicate.plan {
             switch op {
             case .argument(let s) where s == x || s == c: continue
             case .nodeFilter(_, let labels, let properties) where labels.isEmpty && properties.isEmpty: continue
+            case .nodeFilter(c, let labels, let properties) where labels.count == 1 && properties.isEmpty && label == nil:
+                label = labels[0]
             case .adjacencyCheck(let from, let to, let types, let direction)
                 where hop == nil && types.count == 1 && Set([from, to]) == Set([x, c]) && from != to:
                 let seen: Direction = switch direction {
@@ -199,6 +204,6 @@ enum PathCount {
             default: return nil
             }
         }
-        return hop
+        return hop.map { ($0.type, $0.direction, label) }
     }
 }

@@ -10,7 +10,7 @@ import GraphStore
 ///
 /// Options: `types` and `directions` of the two hops (`Direction` raw values, each seen from
 /// the node it leaves); `labels`, the middle and far nodes' (null for none); `excludeStart`
-/// (`c <> x`); `excludeNeighbours`, `[type, direction]` of `NOT (x)-[:T]-(c)`;
+/// (`c <> x`); `excludeNeighbours`, `[type, direction, label]` of `NOT (x)-[:T]-(c[:label])`;
 /// `sameRelationship`, true when the hops may take one relationship twice (written in two
 /// MATCH clauses); `mode`: 'rows'
 /// (ranked by count descending, then id), 'reach' (the distinct far nodes) or 'total' (the
@@ -44,9 +44,12 @@ struct PathCountsProcedure: Procedure {
         }
         pattern.excludeStart = try shared.boolean(options, "excludeStart", procedure: name) ?? false
         pattern.distinctRelationships = !(try shared.boolean(options, "sameRelationship", procedure: name) ?? false)
-        if case .list(let hop)? = options["excludeNeighbours"], hop.count == 2 {
-            // A type never seen: no neighbour to leave out.
+        if case .list(let hop)? = options["excludeNeighbours"], hop.count >= 2 {
+            // A type or label never seen: no neighbour to leave out.
             pattern.excludeNeighbours = Self.hop(hop[0], hop[1], graph)
+            if hop.count > 2, case .string(let label) = hop[2] {
+                if let id = graph.labelID(named: label) { pattern.excludeNeighboursLabel = id } else { pattern.excludeNeighbours = nil }
+            }
         }
         let g = graph
         switch try shared.string(options, "mode", procedure: name) ?? "rows" {

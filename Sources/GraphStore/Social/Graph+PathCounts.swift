@@ -15,6 +15,8 @@ public struct TwoHopPattern: Sendable, Hashable {
     public var excludeStart: Bool
     /// `NOT (x)-[:T]-(c)`: x's neighbours by this hop are never far ends.
     public var excludeNeighbours: PatternHop?
+    /// `NOT (x)-[:T]-(c:Label)`: only neighbours with this label are left out.
+    public var excludeNeighboursLabel: LabelID?
     /// Whether the two relationships must differ (openCypher's uniqueness, within one MATCH
     /// clause); false for hops written in two MATCH clauses, where going back along the first
     /// relationship is a row.
@@ -107,7 +109,10 @@ extension Graph {
         guard contains(x) else { return }
         if pattern.excludeStart { scratch.setFlags(x.rawValue, CounterFlags.excluded) }
         if let hop = pattern.excludeNeighbours {
-            forEachNeighbor(of: x, hop.type, hop.direction) { scratch.setFlags($0, CounterFlags.excluded) }
+            forEachNeighbor(of: x, hop.type, hop.direction) { n in
+                if let label = pattern.excludeNeighboursLabel, !node(NodeID(rawValue: n), hasLabel: label) { return }
+                scratch.setFlags(n, CounterFlags.excluded)
+            }
         }
         let (first, second) = (pattern.first, pattern.second)
         // Whether the second hop can take the first hop's relationship back to x: the same type,
