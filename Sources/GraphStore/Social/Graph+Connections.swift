@@ -146,8 +146,32 @@ extension Graph {
     func touchedAreDistinct(by keys: [PropertyKeyID], minimum: Int, scratch: TraversalScratch,
                             _ keep: (_ node: UInt32, _ counter: UInt32) -> Bool) -> Bool {
         guard !keys.isEmpty else { return true }
-        var seen = Set<[IndexKey?]>()
         let floor = UInt32(clamping: max(minimum, 1))
+        if keys.count == 1 {
+            // One key, most often an integer id held in its index's column: a set of integers
+            // (an integral double joins them, as 1 groups with 1.0), anything else beside it.
+            let key = keys[0], column = integerColumn(key)
+            var integers = Set<Int64>(minimumCapacity: scratch.touchedCount)
+            var others = Set<IndexKey?>()
+            for node in scratch.touched {
+                let c = scratch.counts[Int(node)]
+                guard c >= floor, keep(node, c) else { continue }
+                if let i = integerValue(key, of: node, column: column) {
+                    guard integers.insert(i).inserted else { return false }
+                    continue
+                }
+                let value = property(key, of: NodeID(rawValue: node))
+                let indexKey = IndexKey(value)
+                if indexKey == nil, value != .null { return false }
+                if case .integer(let i)? = indexKey {
+                    guard integers.insert(i).inserted else { return false }
+                } else {
+                    guard others.insert(indexKey).inserted else { return false }
+                }
+            }
+            return true
+        }
+        var seen = Set<[IndexKey?]>()
         for node in scratch.touched {
             let c = scratch.counts[Int(node)]
             guard c >= floor, keep(node, c) else { continue }
