@@ -9,9 +9,6 @@ import Testing
 
 @Suite("Collected neighbour lists as semi-joins")
 struct CollectUnwindTests {
-    static func rows(_ engine: QueryEngine, _ store: GraphStore, _ text: String, _ parameters: [String: Value]) throws -> [String] {
-        try engine.execute(text, on: store, parameters: parameters).rows.map { $0.map(render).joined(separator: " | ") }
-    }
 
     @Test("The collected forms run on the kernels, with the rows as written", arguments: [
         ("""
@@ -43,8 +40,8 @@ struct CollectUnwindTests {
             var nonEmpty = 0
             for u in [0, 1, 7, 13, 30, 99] {
                 let p: [String: Value] = ["u": .integer(Int64(u))]
-                let expected = try Self.rows(reference, store, text, p)
-                #expect(try Self.rows(engine, store, text, p) == expected, "for \(u)")
+                let expected = try RuleTestSupport.rows(reference, store, text, p)
+                #expect(try RuleTestSupport.rows(engine, store, text, p) == expected, "for \(u)")
                 if !expected.isEmpty && expected != ["0"] { nonEmpty += 1 }
             }
             #expect(nonEmpty > 3)
@@ -62,6 +59,6 @@ struct CollectUnwindTests {
         let query = try Parser.parse(text)
         #expect(CollectUnwind.rewrite(query) == nil)
         let store = try TriangleCountTests.store(selfLoops: true)
-        #expect(try Self.rows(QueryEngine(), store, text, [:]) == (try Self.rows(QueryEngine(optimize: false), store, text, [:])))
+        #expect(try RuleTestSupport.rows(QueryEngine(), store, text, [:]) == (try RuleTestSupport.rows(QueryEngine(optimize: false), store, text, [:])))
     }
 }

@@ -24,9 +24,6 @@ struct DegreeRankingTests {
         "MATCH (u:User)-[:NOPE]-(f) WITH u, count(f) AS d ORDER BY d DESC, id(u) LIMIT $k RETURN u.id AS id, d",
     ]
 
-    static func rows(_ engine: QueryEngine, _ store: GraphStore, _ text: String, _ parameters: [String: Value]) throws -> [String] {
-        try engine.execute(text, on: store, parameters: parameters).rows.map { $0.map(render).joined(separator: " | ") }
-    }
 
     @Test("Rankings by degree come from the kernel, in the walk's order")
     func rankings() throws {
@@ -37,7 +34,7 @@ struct DegreeRankingTests {
             for k in [0, 1, 5, 40, 100] {
                 let p: [String: Value] = ["k": .integer(Int64(k))]
                 // Ordered by the degree, then a unique key: one right answer, in one order.
-                #expect(try Self.rows(engine, store, text, p) == (try Self.rows(reference, store, text, p)), "\(text) for k \(k)")
+                #expect(try RuleTestSupport.rows(engine, store, text, p) == (try RuleTestSupport.rows(reference, store, text, p)), "\(text) for k \(k)")
             }
         }
     }
@@ -54,6 +51,6 @@ struct DegreeRankingTests {
         let store = try TriangleCountTests.store(selfLoops: false)
         let engine = QueryEngine(), reference = QueryEngine(optimize: false)
         #expect(!(try engine.explain(text, on: store)).contains { $0.contains("(rule: degreeRanking)") })
-        #expect(try Self.rows(engine, store, text, [:]) == (try Self.rows(reference, store, text, [:])))
+        #expect(try RuleTestSupport.rows(engine, store, text, [:]) == (try RuleTestSupport.rows(reference, store, text, [:])))
     }
 }

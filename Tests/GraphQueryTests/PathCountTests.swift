@@ -36,9 +36,6 @@ struct PathCountTests {
         "MATCH (u:User {id: $u})<-[:FRIEND]-(f)-[:FRIEND]-(c:User) WITH DISTINCT c.id % 5 AS k RETURN k",
     ]
 
-    static func rows(_ engine: QueryEngine, _ store: GraphStore, _ text: String, _ parameters: [String: Value]) throws -> [String] {
-        try engine.execute(text, on: store, parameters: parameters).rows.map { $0.map(render).joined(separator: " | ") }
-    }
 
     @Test("Counts of two-hop paths come from the kernel, exactly the walk's", arguments: [false, true])
     func pathCounts(selfLoops: Bool) throws {
@@ -49,8 +46,8 @@ struct PathCountTests {
             #expect(try engine.explain(text, on: store).contains { $0.contains("(rule: pathCounts)") }, "\(text)")
             for u in [0, 1, 7, 13, 30, 99] {
                 let p: [String: Value] = ["u": .integer(Int64(u))]
-                var expected = try Self.rows(reference, store, text, p)
-                var actual = try Self.rows(engine, store, text, p)
+                var expected = try RuleTestSupport.rows(reference, store, text, p)
+                var actual = try RuleTestSupport.rows(engine, store, text, p)
                 // Without an ORDER BY the rows may come in any order.
                 if !text.contains("ORDER BY") { (expected, actual) = (expected.sorted(), actual.sorted()) }
                 #expect(actual == expected, "\(text) for \(u)")
@@ -76,7 +73,7 @@ struct PathCountTests {
         #expect(lines.contains { $0.contains(plan) }, "\(lines)")
         for u in [0, 1, 7, 13, 30] {
             let p: [String: Value] = ["u": .integer(Int64(u))]
-            #expect(try Self.rows(engine, store, text, p) == (try Self.rows(reference, store, text, p)), "\(text) for \(u)")
+            #expect(try RuleTestSupport.rows(engine, store, text, p) == (try RuleTestSupport.rows(reference, store, text, p)), "\(text) for \(u)")
         }
     }
 
@@ -95,10 +92,10 @@ struct PathCountTests {
         #expect(try engine.explain(text, on: store).contains { $0.contains("(rule: pathCounts)") })
         for u in [1, 10] {
             let p: [String: Value] = ["u": .integer(Int64(u))]
-            #expect(try Self.rows(engine, store, text, p) == (try Self.rows(reference, store, text, p)), "\(u)")
+            #expect(try RuleTestSupport.rows(engine, store, text, p) == (try RuleTestSupport.rows(reference, store, text, p)), "\(u)")
         }
         // The two 7s are one group of two paths: above 9's two only by the id order.
-        #expect(try Self.rows(engine, store, text, ["u": .integer(1)]).contains("7 | 2"))
+        #expect(try RuleTestSupport.rows(engine, store, text, ["u": .integer(1)]).contains("7 | 2"))
     }
 
     @Test("What reads the middle node or the start is not a count of paths per far node", arguments: [

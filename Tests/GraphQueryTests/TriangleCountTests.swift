@@ -35,8 +35,9 @@ struct TriangleCountTests {
         return store
     }
 
+    /// The rows of `text` as a multiset (sorted): the counts compared come in no set order.
     static func rows(_ engine: QueryEngine, _ store: GraphStore, _ text: String, _ parameters: [String: Value] = [:]) throws -> [String] {
-        try engine.execute(text, on: store, parameters: parameters).rows.map { $0.map(render).joined(separator: " | ") }.sorted()
+        try RuleTestSupport.rows(engine, store, text, parameters).sorted()
     }
 
     static let counted = [
