@@ -29,24 +29,9 @@ enum GetDegree {
             guard SocialPlanner.conjuncts(of: match.predicate).allSatisfy({ $0.referencedSlots?.isSubset(of: known) ?? false }),
                   countsRowsOnly(projection, known: known, unread: unread)
             else { continue }
-            var direction = relationship.direction
-            if near == 1 {
-                switch direction {
-                case .leftToRight: direction = .rightToLeft
-                case .rightToLeft: direction = .leftToRight
-                case .either: break
-                }
-            }
-            let raw: Direction = switch direction {
-            case .leftToRight: .outgoing
-            case .rightToLeft: .incoming
-            case .either: .both
-            }
-            let count = Expression.function(FunctionCall(
-                name: ScalarFunction.expansionCount.rawValue, isDistinct: false, isStar: false,
-                arguments: [.slot(x.slot), .literal(.string(relationship.types[0])), .literal(.integer(Int64(raw.rawValue)))]
-                    + y.labels.map { .literal(.string($0)) },
-                location: SourceLocation(line: 0, column: 0, offset: 0), scalar: .expansionCount))
+            let count = expansionCount(of: x.slot, type: relationship.types[0],
+                                       direction: Direction(relationship.direction, leavingLeft: near == 0), neighbourLabel: y.labels.first,
+                                       location: SourceLocation(line: 0, column: 0, offset: 0))
             var start = match
             start.patterns = [BoundPattern(nodes: [x], relationships: [])]
             start.predicate = SocialPlanner.conjunction(SocialPlanner.conjuncts(of: match.predicate)
@@ -104,15 +89,29 @@ enum GetDegree {
             }
         }
         guard let x, let hop else { return nil }
-        let raw: Direction = switch hop.direction {
-        case .leftToRight: .outgoing
-        case .rightToLeft: .incoming
-        case .either: .both
-        }
-        return .function(FunctionCall(
+        return expansionCount(of: x, type: hop.type, direction: Direction(hop.direction, leavingLeft: true), neighbourLabel: farLabel,
+                              location: size.location)
+    }
+
+    /// The call of the expansion-count function (ScalarFunction.expansionCount) on slot `node`.
+    static func expansionCount(of node: Int, type: String, direction: Direction, neighbourLabel: String?,
+                               location: SourceLocation) -> Expression {
+        .function(FunctionCall(
             name: ScalarFunction.expansionCount.rawValue, isDistinct: false, isStar: false,
-            arguments: [.slot(x), .literal(.string(hop.type)), .literal(.integer(Int64(raw.rawValue)))]
-                + (farLabel.map { [.literal(.string($0))] } ?? []),
-            location: size.location, scalar: .expansionCount))
+            arguments: [.slot(node), .literal(.string(type)), .literal(.integer(Int64(direction.rawValue)))]
+                + (neighbourLabel.map { [.literal(.string($0))] } ?? []),
+            location: location, scalar: .expansionCount))
+    }
+}
+
+extension Direction {
+    /// The direction a relationship written `direction` is followed in, seen from its left
+    /// node (`leavingLeft`) or its right one.
+    init(_ direction: PatternDirection, leavingLeft: Bool) {
+        switch direction {
+        case .leftToRight: self = leavingLeft ? .outgoing : .incoming
+        case .rightToLeft: self = leavingLeft ? .incoming : .outgoing
+        case .either: self = .both
+        }
     }
 }

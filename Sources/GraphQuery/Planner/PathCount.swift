@@ -155,14 +155,7 @@ enum PathCount {
             guard Set([x.slot, f.slot, c.slot]).count == 3, [f, c].allSatisfy({ node in
                 !match.boundBefore.contains(node.slot) && node.properties.isEmpty && node.labels.count <= 1
             }) else { continue }
-            let hops = relationships.map { relationship -> (type: String, direction: Direction) in
-                let direction: Direction = switch relationship.direction {
-                case .leftToRight: reversed ? .incoming : .outgoing
-                case .rightToLeft: reversed ? .outgoing : .incoming
-                case .either: .both
-                }
-                return (relationship.types[0], direction)
-            }
+            let hops = relationships.map { ($0.types[0], Direction($0.direction, leavingLeft: !reversed)) }
             var path = Path(x: x, f: f, c: c, hops: hops, relationships: relationships.map(\.slot))
             let known = match.boundBefore.union([x.slot])
             var understood = true
@@ -195,12 +188,7 @@ enum PathCount {
                 label = labels[0]
             case .adjacencyCheck(let from, let to, let types, let direction)
                 where hop == nil && types.count == 1 && Set([from, to]) == Set([x, c]) && from != to:
-                let seen: Direction = switch direction {
-                case .leftToRight: from == x ? .outgoing : .incoming
-                case .rightToLeft: from == x ? .incoming : .outgoing
-                case .either: .both
-                }
-                hop = (types[0], seen)
+                hop = (types[0], Direction(direction, leavingLeft: from == x))
             default: return nil
             }
         }

@@ -16,12 +16,7 @@ enum TriangleCount {
 
         /// The hop from `from` (one of its ends) to the other: type and direction seen from `from`.
         func hop(from: Int) -> (type: String, direction: Direction) {
-            let direction: Direction = switch relationship.direction {
-            case .leftToRight: from == left ? .outgoing : .incoming
-            case .rightToLeft: from == left ? .incoming : .outgoing
-            case .either: .both
-            }
-            return (relationship.types[0], direction)
+            (relationship.types[0], Direction(relationship.direction, leavingLeft: from == left))
         }
 
         func joins(_ p: Int, _ q: Int) -> Bool { (left == p && right == q) || (left == q && right == p) }

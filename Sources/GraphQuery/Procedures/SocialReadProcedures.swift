@@ -72,13 +72,18 @@ struct SocialConnectionsProcedure: Procedure {
             guard let id = graph.labelID(named: label) else { return [] }
             connectionOptions.label = id
         }
-        // `distinctBy` (the planner's, for a grouping by properties of the connection): every
-        // row is ranked first, then checked for two sharing those values, then cut.
-        var distinctBy: [String]?
+        // `distinctBy` (the planner's, for a grouping by properties of the connection): no two
+        // listed connections may share those values, checked before the cut; where two do, the
+        // query runs as written. A key nobody holds (every value null) sends it there at once.
+        var distinctBy: [PropertyKeyID]?
         switch options["distinctBy"] {
         case nil, .null?: break
         case .list(let keys)?:
-            distinctBy = keys.compactMap { if case .string(let key) = $0 { key } else { nil } }
+            distinctBy = []
+            for case .string(let key) in keys {
+                guard let id = graph.propertyKeyID(named: key) else { throw QueryEngine.rewriteDoesNotHold }
+                distinctBy?.append(id)
+            }
         case let other?: throw QueryError(.runtime, "`\(name)`: option 'distinctBy' must be a list of property keys, but was \(other.cypherText)")
         }
         let cut = (limit: connectionOptions.limit, withTies: connectionOptions.limitWithTies)
@@ -111,30 +116,18 @@ struct SocialConnectionsProcedure: Procedure {
         } else {
             guard let user = try shared.node(arguments[0], label: schema.user, schema: schema, graph: graph, procedure: name, argument: "user") else { return [] }
             if let distinctBy {
-                let keys = distinctBy.map { graph.propertyKeyID(named: $0) }
-                // A key nobody holds: every value null, so two rows collide (or one does not).
-                let known = keys.compactMap { $0 }
                 let checked: [Connection]? = shared.pool.withScratch { scratch in
-                    known.count == keys.count
-                        ? g.connections(of: user, schema: schema, options: connectionOptions, distinctBy: known, scratch: &scratch)
-                        : nil
+                    g.connections(of: user, schema: schema, options: connectionOptions, distinctBy: distinctBy, scratch: &scratch)
                 }
-                if let checked { rows = checked } else {
-                    // Unknown key, or values shared: the general check below decides (it throws).
-                    var all = connectionOptions
-                    (all.limit, all.limitWithTies) = (nil, false)
-                    rows = shared.pool.withScratch { scratch in g.connections(of: user, schema: schema, options: all, scratch: &scratch) }
-                    try Self.checkDistinct(rows, by: distinctBy, graph: graph)
-                    rows = Graph.cut(rows, limit: cut.limit, withTies: cut.withTies)
-                }
-                return Self.output(rows)
+                guard let checked else { throw QueryEngine.rewriteDoesNotHold }
+                return Self.output(checked)
             }
             rows = shared.pool.withScratch { scratch in
                 g.connections(of: user, schema: schema, options: connectionOptions, scratch: &scratch)
             }
         }
         if let distinctBy {
-            try Self.checkDistinct(rows, by: distinctBy, graph: graph)
+            guard graph.nodesAreDistinct(rows.lazy.map(\.node.rawValue), by: distinctBy) else { throw QueryEngine.rewriteDoesNotHold }
             rows = Graph.cut(rows, limit: cut.limit, withTies: cut.withTies)
         }
         return Self.output(rows)
@@ -144,36 +137,6 @@ struct SocialConnectionsProcedure: Procedure {
         var output = ProcedureRows(width: 2, capacity: rows.count)
         for row in rows { output.append(.node(row.node), .integer(Int64(row.mutualFriends))) }
         return output
-    }
-
-    /// Throws `QueryEngine.rewriteDoesNotHold` when two rows' nodes hold equivalent values of
-    /// `keys` (null among them: a grouping puts two nulls together too).
-    static func checkDistinct(_ rows: [Connection], by keys: [String], graph: Graph) throws(QueryError) {
-        let ids = keys.map { graph.propertyKeyID(named: $0) }
-        if ids.count == 1, let key = ids[0] {
-            // One key, most often an integer id (read from its index's column): a set of integers.
-            var integers = Set<Int64>(minimumCapacity: rows.count)
-            var others = Set<RuntimeValue>()
-            for (row, integer) in zip(rows, graph.integerValues(key, of: rows.map(\.node.rawValue))) {
-                var value = integer
-                var other: RuntimeValue?
-                if value == nil {
-                    let v = RuntimeValue(graph.property(key, of: row.node))
-                    if case .double(let d) = v, let i = d.exactInteger { value = i } else { other = v }
-                }
-                if let value {
-                    guard integers.insert(value).inserted else { throw QueryEngine.rewriteDoesNotHold }
-                } else if let other {
-                    guard others.insert(other).inserted else { throw QueryEngine.rewriteDoesNotHold }
-                }
-            }
-            return
-        }
-        var seen = Set<[RuntimeValue]>(minimumCapacity: rows.count)
-        for row in rows {
-            let values = ids.map { id in id.map { RuntimeValue(graph.property($0, of: row.node)) } ?? .null }
-            guard seen.insert(values).inserted else { throw QueryEngine.rewriteDoesNotHold }
-        }
     }
 }
 

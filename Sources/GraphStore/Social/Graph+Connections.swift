@@ -141,21 +141,32 @@ extension Graph {
     }
 
     /// Whether no two counted nodes the ranking would list (counter ≥ `minimum`, passing
-    /// `keep`) hold equivalent values of `keys` (nulls are equivalent; a value no key compares,
-    /// NaN, counts as a clash). True for no keys.
+    /// `keep`) hold equivalent values of `keys` (`nodesAreDistinct`).
     func touchedAreDistinct(by keys: [PropertyKeyID], minimum: Int, scratch: TraversalScratch,
                             _ keep: (_ node: UInt32, _ counter: UInt32) -> Bool) -> Bool {
         guard !keys.isEmpty else { return true }
         let floor = UInt32(clamping: max(minimum, 1))
+        return withoutActuallyEscaping(keep) { keep in
+            nodesAreDistinct(scratch.touched.lazy.filter { node in
+                let c = scratch.counts[Int(node)]
+                return c >= floor && keep(node, c)
+            }, by: keys)
+        }
+    }
+
+    /// Whether no two of `nodes` hold equivalent values of `keys`, as a grouping by them sees
+    /// values: nulls are equivalent, 1 is 1.0, and a value no key compares (NaN) counts as a
+    /// clash. True for no keys. What a rewrite checks before it takes a grouping by properties
+    /// of a node to be a grouping by the node.
+    public func nodesAreDistinct<S: Sequence>(_ nodes: S, by keys: [PropertyKeyID]) -> Bool where S.Element == UInt32 {
+        guard !keys.isEmpty else { return true }
         if keys.count == 1 {
             // One key, most often an integer id held in its index's column: a set of integers
             // (an integral double joins them, as 1 groups with 1.0), anything else beside it.
             let key = keys[0], column = integerColumn(key)
-            var integers = Set<Int64>(minimumCapacity: scratch.touchedCount)
+            var integers = Set<Int64>(minimumCapacity: nodes.underestimatedCount)
             var others = Set<IndexKey?>()
-            for node in scratch.touched {
-                let c = scratch.counts[Int(node)]
-                guard c >= floor, keep(node, c) else { continue }
+            for node in nodes {
                 if let i = integerValue(key, of: node, column: column) {
                     guard integers.insert(i).inserted else { return false }
                     continue
@@ -172,9 +183,7 @@ extension Graph {
             return true
         }
         var seen = Set<[IndexKey?]>()
-        for node in scratch.touched {
-            let c = scratch.counts[Int(node)]
-            guard c >= floor, keep(node, c) else { continue }
+        for node in nodes {
             var values: [IndexKey?] = []
             for key in keys {
                 let value = property(key, of: NodeID(rawValue: node))

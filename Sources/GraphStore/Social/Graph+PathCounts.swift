@@ -60,18 +60,7 @@ extension Graph {
             scratch.resetCounts()
         }
         var rows = totals.filter { $0.value >= max(minimum, 1) }.map { Connection(node: NodeID(rawValue: $0.key), mutualFriends: $0.value) }
-        if !keys.isEmpty {
-            var seen = Set<[IndexKey?]>()
-            for row in rows {
-                var values: [IndexKey?] = []
-                for key in keys {
-                    let value = property(key, of: row.node)
-                    if IndexKey(value) == nil, value != .null { return nil }
-                    values.append(IndexKey(value))
-                }
-                guard seen.insert(values).inserted else { return nil }
-            }
-        }
+        guard nodesAreDistinct(rows.lazy.map(\.node.rawValue), by: keys) else { return nil }
         rows.sort { $0.mutualFriends != $1.mutualFriends ? $0.mutualFriends > $1.mutualFriends : $0.node < $1.node }
         return Self.cut(rows, limit: limit, withTies: withTies)
     }
