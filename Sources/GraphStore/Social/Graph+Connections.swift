@@ -146,12 +146,13 @@ extension Graph {
                             _ keep: (_ node: UInt32, _ counter: UInt32) -> Bool) -> Bool {
         guard !keys.isEmpty else { return true }
         let floor = UInt32(clamping: max(minimum, 1))
-        return withoutActuallyEscaping(keep) { keep in
-            nodesAreDistinct(scratch.touched.lazy.filter { node in
-                let c = scratch.counts[Int(node)]
-                return c >= floor && keep(node, c)
-            }, by: keys)
+        var listed: [UInt32] = []
+        listed.reserveCapacity(scratch.touchedCount)
+        for node in scratch.touched {
+            let c = scratch.counts[Int(node)]
+            if c >= floor && keep(node, c) { listed.append(node) }
         }
+        return nodesAreDistinct(listed, by: keys)
     }
 
     /// Whether no two of `nodes` hold equivalent values of `keys`, as a grouping by them sees
