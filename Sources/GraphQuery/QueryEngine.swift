@@ -22,6 +22,10 @@ public final class QueryEngine: Sendable {
     /// False plans every query as bound, with none of the planner's rewrites (the Normalizer,
     /// the rules onto the kernels, the templates): the reference answer of every phrasing.
     let optimize: Bool
+    /// Whether counts grouped by node run on the batched executor (BatchProgram).
+    let batched: Bool
+    /// The dense counters batched aggregations borrow (BatchGroups).
+    let groupCounters = GroupCounterPool()
 
     /// - Parameters:
     ///   - cacheCapacity: how many plans to keep before the cache is cleared.
@@ -30,12 +34,16 @@ public final class QueryEngine: Sendable {
     ///   - optimize: the planner rewrites queries (as every engine graphd serves with), or, when
     ///     false, plans them exactly as bound: the reference the metamorphic tests and the
     ///     benchmark harness check each phrasing's answer against.
+    ///   - batched: stretches that count rows grouped by node run on the batched executor
+    ///     (the default follows `optimize`); `optimize: false, batched: true` measures the
+    ///     general executor without the rules.
     public init(cacheCapacity: Int = 1024, configuration: QueryConfiguration = QueryConfiguration(),
-                procedures: ProcedureRegistry = .standard, optimize: Bool = true) {
+                procedures: ProcedureRegistry = .standard, optimize: Bool = true, batched: Bool? = nil) {
         self.cacheCapacity = max(1, cacheCapacity)
         self.settings = Mutex(configuration)
         self.procedures = procedures
         self.optimize = optimize
+        self.batched = batched ?? optimize
     }
 
     /// The engine's limits; setting them affects queries that start afterwards (GRAPH.CONFIG SET).
@@ -288,7 +296,7 @@ public final class QueryEngine: Sendable {
                 return try store.write { graph in
                     try Executor.run(compiled.plan, graph: &graph, parameters: bound, registry: procedures, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
-                                     importDirectory: configuration.importDirectory)
+                                     importDirectory: configuration.importDirectory, groupCounters: groupCounters)
                 }
             } else {
                 // In place: a read-only plan changes nothing, and a copy would retain every buffer.
@@ -297,7 +305,7 @@ public final class QueryEngine: Sendable {
                 func body(_ graph: UnsafeMutablePointer<Graph>) throws -> QueryResult {
                     try Executor.run(compiled.plan, graphStorage: graph, parameters: bound, registry: procedures, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
-                                     importDirectory: configuration.importDirectory)
+                                     importDirectory: configuration.importDirectory, groupCounters: groupCounters)
                 }
                 if tryLock {
                     guard let result = try store.readInPlaceIfFree(body) else { throw QueryEngine.lockBusy }
@@ -364,11 +372,11 @@ public final class QueryEngine: Sendable {
         let bound = try Binder.bind(query, registry: procedures)
         // Rewrites of the syntax tree bind again; the original bound first, so errors are its own.
         let rewritten = optimize ? CollectUnwind.rewrite(query).flatMap { try? Binder.bind($0, registry: procedures) } : nil
-        let plan = optimize ? SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(rewritten ?? bound)
-            : Planner.plan(bound, optimize: false)
+        let plan = optimize ? SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(rewritten ?? bound, batched: batched)
+            : Planner.plan(bound, optimize: false, batched: batched)
         var fallback: CompiledPlan?
         if plan.mayNotHold {
-            let asBound = Planner.plan(bound, optimize: false)
+            let asBound = Planner.plan(bound, optimize: false, batched: batched)
             fallback = CompiledPlan(asBound, answersQuickly: mayAnswerQuickly(asBound))
         }
         let compiled = CompiledPlan(plan, answersQuickly: mayAnswerQuickly(plan), fallback: fallback)

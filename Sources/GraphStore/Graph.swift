@@ -79,5 +79,7 @@ public struct Graph: Sendable {
     public var nameCounts: NameCounts { NameCounts(labels: labelTable.count, types: typeTable.count, keys: keyTable.count) }
 
     public var nodeCount: Int { liveNodes.count }
+    /// One more than the largest node id in use (ids are dense): the size of an array by node id.
+    public var nodeIDBound: Int { nodes.count }
     public var relationshipCount: Int { liveRelationships.count }
 }

@@ -13,6 +13,7 @@ enum BenchMain {
       recovery   restart time of a graph from its log and from its snapshot
       build      bulk build speed (GraphBuilder) and the cost of inserts into a hub
       phrasings  seeded plain-Cypher phrasings of each social question timed beside its procedure, rows checked
+      executor   expand + count grouped by node without the rules: the batched and the row executor beside the kernel
     `graphd-bench <command> --help` lists the command's flags.
     """
 
@@ -22,7 +23,8 @@ enum BenchMain {
         args.removeFirst()
         let table: [String: [String: String]] = ["generate": GenerateCommand.flags, "embedded": EmbeddedCommand.flags,
                                                  "server": ServerCommand.flags, "recovery": RecoveryCommand.flags,
-                                                 "build": BuildCommand.flags, "phrasings": PhrasingsCommand.flags]
+                                                 "build": BuildCommand.flags, "phrasings": PhrasingsCommand.flags,
+                                                 "executor": ExecutorCommand.flags]
         guard let flags = table[command] else {
             FileHandle.standardError.write(Data("graphd-bench: unknown command '\(command)'\n\(usage)\n".utf8))
             exit(2)
@@ -40,6 +42,7 @@ enum BenchMain {
             case "server": passed = try ServerCommand.run(options, arguments: args)
             case "build": passed = try BuildCommand.run(options)
             case "phrasings": passed = try PhrasingsCommand.run(options, arguments: args)
+            case "executor": passed = try ExecutorCommand.run(options, arguments: args)
             default: passed = try RecoveryCommand.run(options, arguments: args)
             }
             exit(passed ? 0 : 1)

@@ -55,6 +55,9 @@ final class ExecutionContext {
     /// The last relationship types of one name resolved (`[:FRIEND]`), as the one-element
     /// array an expansion iterates: no hashing and no allocation per expansion.
     @exclusivity(unchecked) var recentTypes = RecentNames<[RelationshipTypeID]>()
+    /// Dense per-node counters for batched aggregations (BatchGroups), lent by the engine; nil
+    /// allocates them per run.
+    @exclusivity(unchecked) var groupCounters: GroupCounterPool?
     /// Where the plan's returned rows go (Executor.run); nil for a plan that returns nothing.
     /// The last stretch's stream holds it (StreamState) while it runs.
     @exclusivity(unchecked) var collector: ResultCollector?
@@ -78,6 +81,9 @@ final class ExecutionContext {
     func withGraph<R, E: Error>(_ body: (inout Graph) throws(E) -> R) throws(E) -> R {
         try body(&graphStorage.pointee)
     }
+
+    /// The graph's address, for the batched executor's reads (Graph+PointerReads.swift).
+    var graphPointer: UnsafePointer<Graph> { UnsafePointer(graphStorage) }
 
     // The per-row reads, through the graph's pointer (Graph+PointerReads.swift: a call on the
     // graph itself would copy all of it).

@@ -10,10 +10,12 @@ import GraphStore
 enum Executor {
     static func run(_ plan: LogicalPlan, graph: inout Graph, parameters: [String: RuntimeValue],
                     registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
-                    profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil) throws(QueryError) -> QueryResult {
+                    profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil,
+                    groupCounters: GroupCounterPool? = nil) throws(QueryError) -> QueryResult {
         try withUnsafeMutablePointer(to: &graph) { (pointer) throws(QueryError) -> QueryResult in
             try run(plan, graphStorage: pointer, parameters: parameters, registry: registry, watchdog: watchdog,
-                    profiler: profiler, resultRowLimit: resultRowLimit, importDirectory: importDirectory)
+                    profiler: profiler, resultRowLimit: resultRowLimit, importDirectory: importDirectory,
+                    groupCounters: groupCounters)
         }
     }
 
@@ -21,7 +23,8 @@ enum Executor {
     /// under its read lock (nothing is copied or retained); for a write, the write transaction's.
     static func run(_ plan: LogicalPlan, graphStorage: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue],
                     registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
-                    profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil) throws(QueryError) -> QueryResult {
+                    profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil,
+                    groupCounters: GroupCounterPool? = nil) throws(QueryError) -> QueryResult {
         if profiler == nil, let lookup = plan.pointLookup, let columns = plan.columns {
             var result = try lookup.run(graph: &graphStorage.pointee, parameters: parameters, watchdog: watchdog,
                                         resultRowLimit: resultRowLimit)
@@ -31,6 +34,7 @@ enum Executor {
         let context = ExecutionContext(graph: graphStorage, parameters: parameters, registry: registry, watchdog: watchdog,
                                        profiler: profiler, resultRowLimit: resultRowLimit)
         context.importDirectory = importDirectory
+        context.groupCounters = groupCounters
         context.socialRun.mayKeepFriendLists = !plan.isUpdating
         // The rows the plan returns go straight into the result as they come (ResultCollector):
         // no array per row, and a result-row limit stops the run early. Under UNION the parts'
@@ -88,6 +92,23 @@ extension ExecutionContext {
             if start < end, end < plan.steps.count, case .projection(let projection) = plan.steps[end].step,
                projection.isAggregating {
                 groups = GroupAggregator(projection)
+            }
+            // A stretch the planner compiled for the batched executor runs there, unless PROFILE
+            // asks for each step's rows, or the run finds a value the program cannot hold.
+            if let projection = groups?.projection, profiler == nil, let program = plan.batchPrograms[end],
+               program.steps == start..<end {
+                let projected: [(output: Row, input: Row)]?
+                do {
+                    projected = try runBatched(program, aggregation: projection, input: rows)
+                } catch {
+                    Executor.discardInBackground(&rows)
+                    throw error
+                }
+                if let projected {
+                    rows = try finish(projection, projected)
+                    start = end + 1
+                    continue
+                }
             }
             do {
                 if start < end { rows = try stream(rows, plan, start..<end, into: &groups) }

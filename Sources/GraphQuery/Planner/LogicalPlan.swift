@@ -79,6 +79,8 @@ struct LogicalPlan: Sendable {
     var stepBoxes: [StepBox] = []
     /// Set when the plan is a point lookup, which runs without the general executor.
     var pointLookup: PointLookup?
+    /// Stretches that run batched (BatchExecutor), by the step of the aggregation they feed.
+    var batchPrograms: [Int: BatchProgram] = [:]
 
     /// Whether a step takes a group's only row (`AggregateFunction.onlyRow`) or is a call that
     /// may not hold (`BoundCall.mayNotHold`): a rewrite that may find it does not hold for the

@@ -169,7 +169,10 @@ enum PathCount {
                 }
                 understood = false
             }
-            if understood { result.append(path) }
+            // A filter on c runs after the kernel has walked from every x: when x is a scan, the
+            // batched executor, which filters c first and walks from there, does less.
+            let xIsPinned = match.boundBefore.contains(x.slot) || !x.properties.isEmpty || !path.onX.isEmpty
+            if understood && (path.onC.isEmpty || xIsPinned) { result.append(path) }
         }
         return result
     }

@@ -14,7 +14,10 @@ extension LogicalPlan {
     func treeDescription(profile: Profiler? = nil) -> [String] {
         var entries: [(text: String, step: Int?)] = []
         for (index, (step, _)) in steps.enumerated() {
-            let lines = LogicalPlan.lines(of: step, names: index < slotNames.count ? slotNames[index] : [:])
+            var lines = LogicalPlan.lines(of: step, names: index < slotNames.count ? slotNames[index] : [:])
+            // The stretch feeding this aggregation runs on the batched executor (not under
+            // PROFILE, which counts each step's rows).
+            if profile == nil, batchPrograms[index] != nil, !lines.isEmpty { lines[lines.count - 1] += " (batched)" }
             for (i, line) in lines.enumerated() { entries.append((line, i == lines.count - 1 ? index : nil)) }
         }
         if columns != nil { entries.append(("Results", nil)) }

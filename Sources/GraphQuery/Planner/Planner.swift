@@ -6,7 +6,10 @@
 enum Planner {
     /// - Parameter optimize: false plans the query as bound, without the Normalizer's or the
     ///   rules' rewrites: the reference the metamorphic tests compare every phrasing with.
-    static func plan(_ query: BoundQuery, optimize: Bool = true) -> LogicalPlan {
+    ///   - batched: stretches that end in a count grouped by node run on the batched executor
+    ///     (BatchProgram); false keeps every step row at a time.
+    static func plan(_ query: BoundQuery, optimize: Bool = true, batched: Bool? = nil) -> LogicalPlan {
+        let batched = batched ?? optimize
         // One canonical form per meaning, then the rules that put it on the kernels (Planner/Social*.swift).
         let query = optimize ? SocialPlanner.rewrite(Normalizer.normalize(query)) : query
         var steps: [(step: PlanStep, width: Int)] = []
@@ -34,9 +37,10 @@ enum Planner {
         }
         var planned = LogicalPlan(steps: steps, columns: query.columns, slotNames: query.slotNames, isUpdating: query.isUpdating,
                                   parameterNames: query.parameterNames,
-                                  unions: query.unions.map { ($0.all, plan($0.query, optimize: optimize)) },
+                                  unions: query.unions.map { ($0.all, plan($0.query, optimize: optimize, batched: batched)) },
                                   stepBoxes: StepBox.boxes(steps))
         planned.pointLookup = PointLookup(planned)
+        if batched { planned.batchPrograms = BatchProgram.programs(of: steps) }
         return planned
     }
 
