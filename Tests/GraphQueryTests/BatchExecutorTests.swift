@@ -69,6 +69,7 @@ struct BatchExecutorTests {
             "MATCH (a)-[:FRIEND*1..2]-(b) RETURN a, count(*)",  // variable length
             "OPTIONAL MATCH (a)-[:FRIEND]-(b) RETURN a, count(*)",
             "MATCH (a)-[:FRIEND]-(b) WHERE b.id + 1 > 3 RETURN a, count(*)",  // a property compared
+            "MATCH (a)-[:FRIEND]-(b {id: toInteger(rand() * 3)}) RETURN a, count(*)",  // not one value a run
         ] {
             #expect(!(try engine.explain(text, on: store).contains { $0.contains("(batched)") }), "\(text)")
         }

@@ -49,7 +49,10 @@ struct PhrasingTests {
     /// `referenceTimeout` (a cross product of all users, say: the phrasings the rewrites are for).
     static func compare(_ phrasings: [Phrasing], parameters: [[String: Value]], on store: GraphStore,
                         referenceTimeout: Duration = .seconds(20)) throws -> (rows: Int, slowReferences: Int) {
-        let optimized = QueryEngine(), reference = QueryEngine(optimize: false)
+        // The rules with the batched executor, and the batched executor alone: each against
+        // the plan as bound, run one row at a time.
+        let engines = [("rewritten", QueryEngine()), ("batched", QueryEngine(optimize: false, batched: true))]
+        let reference = QueryEngine(optimize: false)
         var compared = 0, slow = 0
         for phrasing in phrasings {
             for p in parameters {
@@ -64,21 +67,23 @@ struct PhrasingTests {
                     Issue.record("the reference fails: \(error)\n\(phrasing.text)")
                     continue
                 }
-                let actual: [String]
-                do {
-                    actual = try rows(optimized, store, phrasing.text, p, ordered: phrasing.isOrdered)
-                } catch {
-                    Issue.record("the rewritten plan fails where the reference does not: \(error)\n\(phrasing.text)")
-                    continue
-                }
-                if actual != expected {
-                    let first = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
-                    Issue.record("""
-                        rewritten rows differ: \(phrasing.text)
-                        parameters \(p.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
-                        \(actual.count) rows, expected \(expected.count); first difference at row \(first): \
-                        \(first < actual.count ? actual[first] : "none") instead of \(first < expected.count ? expected[first] : "none")
-                        """)
+                for (name, engine) in engines {
+                    let actual: [String]
+                    do {
+                        actual = try rows(engine, store, phrasing.text, p, ordered: phrasing.isOrdered)
+                    } catch {
+                        Issue.record("the \(name) plan fails where the reference does not: \(error)\n\(phrasing.text)")
+                        continue
+                    }
+                    if actual != expected {
+                        let first = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
+                        Issue.record("""
+                            \(name) rows differ: \(phrasing.text)
+                            parameters \(p.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+                            \(actual.count) rows, expected \(expected.count); first difference at row \(first): \
+                            \(first < actual.count ? actual[first] : "none") instead of \(first < expected.count ? expected[first] : "none")
+                            """)
+                    }
                 }
                 compared += expected.count
             }

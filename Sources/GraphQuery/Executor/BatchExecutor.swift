@@ -26,7 +26,7 @@ extension ExecutionContext {
         guard let operators = resolve(program) else { return nil }
         let run = BatchRun(program, operators, graph: graphPointer, watchdog: watchdog)
         defer { run.deallocate() }
-        try run.groups.reserve(for: program, nodeIDBound: withGraph { $0.nodeIDBound }, pool: groupCounters, watchdog: watchdog)
+        run.groups.reserve(for: program, nodeIDBound: withGraph { $0.nodeIDBound }, pool: groupCounters)
         try run.feed(input)
         return try run.groups.finish(program, aggregation, context: self)
     }

@@ -50,15 +50,16 @@ struct BatchGroups {
     var dense = false
 
     /// Sizes the counters for the program's grouping before any row comes.
-    mutating func reserve(for program: BatchProgram, nodeIDBound: Int, pool: GroupCounterPool?, watchdog: Watchdog) throws(QueryError) {
+    mutating func reserve(for program: BatchProgram, nodeIDBound: Int, pool: GroupCounterPool?) {
         distinctSeen = program.distinctColumns.map { _ in [] }
         switch program.keyColumns.count {
         case 0: rows = [0]
         case 1:
             rows = pool?.checkOut(capacity: nodeIDBound) ?? Array(repeating: 0, count: nodeIDBound)
             self.pool = pool
+            // The engine's scratch, as the kernels' counters are: each group is charged as it
+            // comes (add), not the array.
             dense = true
-            try watchdog.charge(nodeIDBound * 8)
         default: rows = []
         }
     }

@@ -27,7 +27,7 @@ enum BatchOperator: Sendable {
 enum BatchSource: Sendable {
     case allNodes
     case label(String)
-    /// Nodes whose `key` equals `value` (read no slot: evaluated once per run), with `label`
+    /// Nodes whose `key` equals `value` (a run constant: evaluated once per run), with `label`
     /// when one is given.
     case seek(label: String?, key: String, value: Expression)
 }
@@ -40,7 +40,7 @@ indirect enum BatchCondition: Sendable {
     case idComparison(BinaryOperator, BatchOperand, BatchOperand)
     /// The node in the column has every label.
     case labels(BatchColumn, [String])
-    /// The node's property `key` equals `value` (read no slot: evaluated once per run).
+    /// The node's property `key` equals `value` (a run constant: evaluated once per run).
     case property(BatchColumn, key: String, value: Expression)
     /// A relationship of `types` joins the two columns' nodes in `direction`.
     case adjacent(BatchColumn, BatchColumn, types: [String], direction: PatternDirection)
@@ -169,13 +169,13 @@ struct BatchCompiler {
                 guard columnOfSlot[slot] == nil else { return false }
                 append(.scan(to: newColumn(slot), source: .label(label)))
             case .propertySeek(let slot, let label, let key, let value):
-                guard columnOfSlot[slot] == nil, value.referencedSlots == [] else { return false }
+                guard columnOfSlot[slot] == nil, value.isRunConstant else { return false }
                 append(.scan(to: newColumn(slot), source: .seek(label: label, key: key, value: value)))
             case .nodeFilter(let slot, let labels, let properties):
                 guard let c = column(slot, bindIfInput: false) else { return false }
                 if !labels.isEmpty { append(.filter(.labels(c, labels))) }
                 for (key, value) in properties {
-                    guard value.referencedSlots == [] else { return false }
+                    guard value.isRunConstant else { return false }
                     append(.filter(.property(c, key: key, value: value)))
                 }
             case .expand(let from, let relationship, let to, let types, let direction, let toIsBound,
@@ -347,6 +347,16 @@ struct BatchCompiler {
 }
 
 extension Expression {
+    /// A value the same for every row of a run (literals and parameters, and lists, maps and
+    /// operators of them): evaluated once. A function may not be (`rand()`).
+    var isRunConstant: Bool {
+        switch self {
+        case .literal, .parameter: return true
+        case .list, .map, .unary, .binary: return children.allSatisfy(\.isRunConstant)
+        default: return false
+        }
+    }
+
     /// A node variable or its id: a value that two nodes never share.
     var namesOneNode: Bool {
         switch self {
