@@ -15,14 +15,17 @@ public struct QueryConfiguration: Sendable, Equatable {
     public var memoryLimit: Int?
     /// The only directory `LOAD CSV FROM 'file:///…'` may read; nil disables LOAD CSV of files.
     public var importDirectory: String?
+    /// The server-wide count every query's charges also go to (MemoryCeiling); nil: none.
+    public var memoryCeiling: MemoryCeiling?
 
     public init(defaultTimeout: Duration? = nil, maximumTimeout: Duration? = nil, resultRowLimit: Int? = nil,
-                memoryLimit: Int? = nil, importDirectory: String? = nil) {
+                memoryLimit: Int? = nil, importDirectory: String? = nil, memoryCeiling: MemoryCeiling? = nil) {
         self.defaultTimeout = defaultTimeout
         self.maximumTimeout = maximumTimeout
         self.resultRowLimit = resultRowLimit
         self.memoryLimit = memoryLimit
         self.importDirectory = importDirectory
+        self.memoryCeiling = memoryCeiling
     }
 
     /// The limit a query runs under: its own (or the default), capped by the maximum.

@@ -126,8 +126,9 @@ public final class QueryEngine: Sendable {
         let configuration = self.configuration
         // The budget is the run's, not the parse's: a first run also plans, once.
         let running = clock.now
+        if let ceiling = configuration.memoryCeiling, ceiling.isExceeded { throw ceiling.error }
         let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
-                                budget: budget, now: running)
+                                budget: budget, ceiling: configuration.memoryCeiling, now: running)
         var result: QueryResult
         do {
             result = try run(compiled, on: store, header: header, parameters: [:], readOnly: readOnly,
@@ -260,8 +261,10 @@ public final class QueryEngine: Sendable {
                      readOnly: Bool, timeout: Duration?, profiler: Profiler?,
                      cancellation: QueryCancellation? = nil, started: ContinuousClock.Instant = .now) throws(QueryError) -> QueryResult {
         let configuration = self.configuration
+        // Past the server's memory ceiling nothing new starts: refused at once, not run into it.
+        if let ceiling = configuration.memoryCeiling, ceiling.isExceeded { throw ceiling.error }
         let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
-                                cancellation: cancellation, now: started)
+                                cancellation: cancellation, ceiling: configuration.memoryCeiling, now: started)
         return try run(compiled, on: store, header: header, parameters: parameters, readOnly: readOnly,
                        configuration: configuration, watchdog: watchdog, profiler: profiler)
     }

@@ -59,6 +59,28 @@ struct ConnectionTests {
         #expect(text(connection.pendingOutput) == "+a\r\n+b\r\n+c\r\n+d\r\n")
     }
 
+    @Test("An argument longer than MAX_QUERY_LENGTH is read past unbuffered, answered with the error, and the connection goes on")
+    func oversizedArgument() {
+        var driver = Driver()
+        driver.connection.setMaxArgumentLength(1000)
+        driver.feed(bytes("ECHO before\r\n*3\r\n$11\r\nGRAPH.QUERY\r\n$1\r\ng\r\n$100000\r\n"))
+        var peak = 0
+        for _ in 0..<100 {
+            driver.feed(Array(repeating: UInt8(ascii: "x"), count: 1000))
+            peak = max(peak, driver.connection.bufferedBytes)
+        }
+        // The query's bytes are never held: at most one chunk, and the replies so far.
+        #expect(peak <= 1100)
+        driver.feed(bytes("\r\n*2\r\n$4\r\nECHO\r\n$5\r\nafter\r\n"))
+        // Another command's long argument gets the general form of the error.
+        driver.feed(bytes("*2\r\n$4\r\nECHO\r\n$2000\r\n") + Array(repeating: UInt8(ascii: "y"), count: 2000) + bytes("\r\nECHO end\r\n"))
+        #expect(driver.executed == ["ECHO before", "ECHO after", "ECHO end"])
+        #expect(driver.drain() == "+ECHO before\r\n-ERR query is 100000 bytes, longer than MAX_QUERY_LENGTH (1000 bytes)\r\n"
+                + "+ECHO after\r\n-ERR argument 1 is 2000 bytes, longer than MAX_QUERY_LENGTH (1000 bytes), "
+                + "the longest argument any command takes\r\n+ECHO end\r\n")
+        #expect(!driver.closeRequested)
+    }
+
     @Test("Requests fed one byte at a time give the same replies")
     func byteAtATime() {
         var driver = Driver()

@@ -9,6 +9,15 @@ extension RuntimeValue {
         QueryError(.type, "Type mismatch: expected \(expected) but was \(value.typeName)")
     }
 
+    /// The bytes `a + b` makes when it joins two strings or lists (24 a list element), or nil.
+    static func joinedSize(_ a: RuntimeValue, _ b: RuntimeValue) -> Int? {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x.utf8.count + y.utf8.count
+        case (.list(let x), .list(let y)): return (x.count + y.count) * 24
+        default: return nil
+        }
+    }
+
     static func arithmetic(_ op: BinaryOperator, _ a: RuntimeValue, _ b: RuntimeValue) throws(QueryError) -> RuntimeValue {
         if a.isNull || b.isNull { return .null }
         if op == .add {

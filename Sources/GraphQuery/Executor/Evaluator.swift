@@ -275,6 +275,9 @@ extension ExecutionContext {
         case .greater: return RuntimeValue.compare(a, b).map { .bool($0 > 0) } ?? .null
         case .greaterEqual: return RuntimeValue.compare(a, b).map { .bool($0 >= 0) } ?? .null
         case .add, .subtract, .multiply, .divide, .modulo, .power:
+            // A joined string or list is memory the query makes: a string doubled thirty
+            // times over streamed rows is never buffered by a breaker, so it is charged here.
+            if op == .add, let bytes = RuntimeValue.joinedSize(a, b), bytes >= 64 * 1024 { try watchdog.charge(bytes) }
             return try RuntimeValue.arithmetic(op, a, b)
         case .in:
             switch b {

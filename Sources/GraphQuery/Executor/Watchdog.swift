@@ -11,6 +11,9 @@ final class Watchdog {
     let deadline: ContinuousClock.Instant?
     let timeout: Duration?
     let memoryLimit: Int?
+    /// The server-wide count this run's charges go to as well; they are taken off it when
+    /// the run's watchdog goes (deinit).
+    let ceiling: MemoryCeiling?
     /// Raised from another thread to stop the run (the REPL's Ctrl-C).
     let cancellation: QueryCancellation?
     /// For a run on trial (QueryEngine.executeIfQuick): when it must give up, as if cancelled.
@@ -26,7 +29,8 @@ final class Watchdog {
     /// `now` is the caller's reading of the clock when it has one (a read costs tens of
     /// nanoseconds, a noticeable part of a point lookup).
     init(timeout: Duration?, memoryLimit: Int?, cancellation: QueryCancellation? = nil, budget: Duration? = nil,
-         now: ContinuousClock.Instant = .now) {
+         ceiling: MemoryCeiling? = nil, now: ContinuousClock.Instant = .now) {
+        self.ceiling = ceiling
         self.timeout = timeout
         self.deadline = timeout.map { now + $0 }
         self.memoryLimit = memoryLimit
@@ -42,6 +46,14 @@ final class Watchdog {
         if ticks & checkMask == 0 { try checkNow() }
     }
 
+    /// Throws the timeout when the run is past its deadline (only: a trial's budget and a
+    /// cancellation are for stopping work, and at the end there is none left to stop).
+    func checkDeadline(now: ContinuousClock.Instant = .now) throws(QueryError) {
+        guard let deadline, now >= deadline else { return }
+        let limit = timeout.map { "\(Int(($0 / .milliseconds(1)).rounded())) ms" } ?? "its"
+        throw QueryError(.timeout, "Query timed out: it ran past its time limit of \(limit)")
+    }
+
     /// Checks the deadline (and a cancellation) immediately.
     func checkNow() throws(QueryError) {
         if let cancellation, cancellation.isCancelled {
@@ -53,14 +65,15 @@ final class Watchdog {
             ranOutOfBudget = true
             throw QueryError(.timeout, "Query ran past its trial budget")
         }
-        guard let deadline, now >= deadline else { return }
-        let limit = timeout.map { "\(Int(($0 / .milliseconds(1)).rounded())) ms" } ?? "its"
-        throw QueryError(.timeout, "Query timed out: it ran past its time limit of \(limit)")
+        try checkDeadline(now: now)
     }
+
+    deinit { ceiling?.add(-memoryUsed) }
 
     /// Charges `bytes` of buffered intermediate results against the memory cap.
     func charge(_ bytes: Int) throws(QueryError) {
         memoryUsed &+= bytes
+        if let ceiling, !ceiling.add(bytes) { throw ceiling.error }
         if let memoryLimit, memoryUsed > memoryLimit {
             throw QueryError(.runtime, "Query's memory consumption exceeded capacity: it buffered more than \(memoryLimit) bytes of intermediate results")
         }

@@ -3,6 +3,7 @@
 // MAX_QUEUED_QUERIES, …), shared by every connection. Each parameter is described once as
 // data (ConfigParameter) so GET *, GET name and SET all read the same table.
 
+import Foundation
 import Synchronization
 
 /// The values behind GRAPH.CONFIG. Milliseconds for times; 0 means "no limit" where noted.
@@ -19,14 +20,22 @@ struct QueryLimits: Sendable, Equatable {
     /// Most bytes of query text (the GRAPH.QUERY argument).
     var maxQueryLength: Int64 = 1024 * 1024
     /// Bytes one query may hold in intermediate results; 0: unlimited. Passed to the
-    /// engine's configuration when it enforces one.
-    var queryMemoryCapacity: Int64 = 0
+    /// engine's configuration when it enforces one. On by default (FalkorDB's default is 0),
+    /// so that no query can grow the server until the kernel kills it, taking every other
+    /// client with it: `defaultQueryMemoryCapacity`.
+    var queryMemoryCapacity: Int64 = QueryLimits.defaultQueryMemoryCapacity
     /// Worker threads (load-time only, reported as THREAD_COUNT).
     var threadCount: Int64 = 1
     /// Plans kept in the plan cache (load-time only, reported as CACHE_SIZE).
     var cacheSize: Int64 = 1024
 
     init() {}
+
+    /// 1 GiB or an eighth of the machine's memory, whichever is smaller.
+    static let defaultQueryMemoryCapacity: Int64 = {
+        let eighth = Int64(clamping: ProcessInfo.processInfo.physicalMemory / 8)
+        return min(1 << 30, max(eighth, 64 << 20))
+    }()
 
     /// The timeout for a query that asked for `requested` ms (nil: none given), or an
     /// error message when the request exceeds TIMEOUT_MAX. nil result: no timeout.

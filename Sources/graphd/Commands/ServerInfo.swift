@@ -89,7 +89,9 @@ enum ServerInfo {
                     "busy_poll_hits:\(statistics.busyPollHits.load(ordering: .relaxed))",
                     "polled_reads:\(statistics.polledReads.load(ordering: .relaxed))",
                     "follower_wakeups:\(statistics.followerWakeUps.load(ordering: .relaxed))",
-                    "client_output_limit_disconnections:\(statistics.outputLimitDisconnections.load(ordering: .relaxed))"]
+                    "client_output_limit_disconnections:\(statistics.outputLimitDisconnections.load(ordering: .relaxed))",
+                    "memory_ceiling_disconnections:\(statistics.memoryCeilingDisconnections.load(ordering: .relaxed))",
+                    "memory_ceiling_bytes_in_use:\(context.engine.configuration.memoryCeiling?.bytesInUse ?? 0)"]
         case "graphs":
             var result = ["# Graphs"]
             let names = context.dataDirectory.graphNames()

@@ -29,6 +29,8 @@ final class ServerStatistics: Sendable {
     let followerWakeUps = Atomic<Int>(0)
     /// Clients closed because their unsent output passed the limit.
     let outputLimitDisconnections = Atomic<Int>(0)
+    /// Clients closed because their buffers put the server past its memory ceiling.
+    let memoryCeilingDisconnections = Atomic<Int>(0)
     let startedAt = ContinuousClock.now
 
     /// Calls and total time per command name, for INFO commandstats.

@@ -17,6 +17,10 @@ struct ProtocolLimits: Sendable, Equatable {
     var maxInlineLength = ProtocolLimits.defaultMaxInlineLength
     var maxBulkLength = ProtocolLimits.defaultMaxBulkLength
     var maxArgumentCount = ProtocolLimits.defaultMaxArgumentCount
+    /// Longest argument kept (MAX_QUERY_LENGTH, as no command takes a longer one); a longer
+    /// bulk, up to `maxBulkLength`, is read past without being buffered and its request
+    /// answered with an error (RESPDecoder.Frame.oversized). nil: every bulk is kept.
+    var maxArgumentLength: Int? = nil
     /// True for a client that has not authenticated yet while a password is required: the
     /// decoder then names its count and length errors "unauthenticated …", as Redis does.
     var isUnauthenticated = false

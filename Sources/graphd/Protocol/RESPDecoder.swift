@@ -7,7 +7,8 @@
 ///
 /// The contract is swift-nio's `ByteToMessageDecoder`: `decodeNext` either returns one
 /// complete request and advances `index` past it, or returns nil ("need more data") and
-/// leaves `index` where it was; it never consumes half a frame. Between calls the decoder
+/// leaves `index` where it was; it never consumes half a frame, but for the bytes of an
+/// argument longer than `limits.maxArgumentLength`, which it reads past as they come. Between calls the decoder
 /// remembers how far into the current frame it has already parsed, so a large request that
 /// arrives one byte at a time is parsed in linear, not quadratic, time.
 ///
@@ -28,6 +29,19 @@ struct RESPDecoder: Sendable {
         /// The length of the bulk whose `$<len>` line was parsed but whose payload has not
         /// fully arrived; nil when the next thing to read is a `$` line.
         var pendingBulkLength: Int?
+        /// The first argument longer than `maxArgumentLength`: its index and length.
+        var oversized: (argument: Int, length: Int)?
+        /// Bytes of an oversized bulk (and its CRLF) still to read past.
+        var discarding = 0
+    }
+
+    /// One decoded frame.
+    enum Frame: Sendable, Equatable {
+        case request(Request)
+        /// A request with an argument longer than `limits.maxArgumentLength`, read past
+        /// without being kept (an empty argument stands in its place): it is answered with
+        /// an error, and the connection goes on.
+        case oversized(Request, argument: Int, length: Int)
     }
 
     private var multibulk: MultibulkProgress?
@@ -45,6 +59,16 @@ struct RESPDecoder: Sendable {
     /// - Returns: the request, or nil when more bytes are needed.
     /// - Throws: a protocol error; the caller replies with it and closes the connection.
     mutating func decodeNext(_ buffer: [UInt8], index: inout Int) throws(RESPProtocolError) -> Request? {
+        switch try decodeNextFrame(buffer, index: &index) {
+        case .request(let request)?, .oversized(let request, _, _)?: return request
+        case nil: return nil
+        }
+    }
+
+    /// `decodeNext`, telling an oversized request from a whole one. While an oversized
+    /// bulk is read past, `index` advances over what has arrived of the frame (so none of it
+    /// stays buffered), though the frame is not complete yet.
+    mutating func decodeNextFrame(_ buffer: [UInt8], index: inout Int) throws(RESPProtocolError) -> Frame? {
         while index < buffer.count {
             let outcome: FrameOutcome
             if buffer[index] == UInt8(ascii: "*") || multibulk != nil {
@@ -55,11 +79,17 @@ struct RESPDecoder: Sendable {
             switch outcome {
             case .needMoreData:
                 return nil
+            case .consumed(let length):
+                index += length
+                return nil
             case .skipped(let length):
                 index += length
             case .request(let request, let length):
                 index += length
-                return request
+                return .request(request)
+            case .oversized(let request, let argument, let argumentLength, let length):
+                index += length
+                return .oversized(request, argument: argument, length: argumentLength)
             }
         }
         return nil
@@ -70,6 +100,9 @@ struct RESPDecoder: Sendable {
         /// A frame that carries no request (`*0`, `*-1`, a blank inline line).
         case skipped(length: Int)
         case request(Request, length: Int)
+        /// The first `length` bytes of a frame were read past (an oversized bulk's).
+        case consumed(length: Int)
+        case oversized(Request, argument: Int, argumentLength: Int, length: Int)
     }
 
     // MARK: Inline
@@ -128,6 +161,22 @@ struct RESPDecoder: Sendable {
         }
 
         while progress.arguments.count < progress.expectedCount {
+            if progress.discarding > 0 {
+                // Read past what has arrived of the oversized bulk, and hand those bytes back
+                // (with the frame's earlier ones, already copied out) so nothing is buffered.
+                let available = min(buffer.count - (start + progress.cursor), progress.discarding)
+                progress.cursor += available
+                progress.discarding -= available
+                if progress.discarding > 0 {
+                    let consumed = progress.cursor
+                    progress.cursor = 0
+                    multibulk = progress
+                    return consumed > 0 ? .consumed(length: consumed) : .needMoreData
+                }
+                progress.arguments.append([])
+                progress.pendingBulkLength = nil
+                continue
+            }
             let position = start + progress.cursor
             let bulkLength: Int
             if let pending = progress.pendingBulkLength {
@@ -151,6 +200,11 @@ struct RESPDecoder: Sendable {
                 bulkLength = length
                 progress.cursor = line.next - start
                 progress.pendingBulkLength = length
+                if let longest = limits.maxArgumentLength, length > longest {
+                    if progress.oversized == nil { progress.oversized = (progress.arguments.count, length) }
+                    progress.discarding = length + 2
+                    continue
+                }
             }
             let payloadStart = start + progress.cursor
             // The payload and the two bytes after it. Like Redis, those two bytes are
@@ -164,6 +218,10 @@ struct RESPDecoder: Sendable {
             progress.pendingBulkLength = nil
         }
         multibulk = nil
+        if let oversized = progress.oversized {
+            return .oversized(progress.arguments, argument: oversized.argument, argumentLength: oversized.length,
+                              length: progress.cursor)
+        }
         return .request(progress.arguments, length: progress.cursor)
     }
 

@@ -36,6 +36,8 @@ struct Connection: Sendable {
 
     private enum Pending: Sendable {
         case request([[UInt8]])
+        /// A request with an argument longer than any command takes, read past unbuffered.
+        case oversized(command: [UInt8], argument: Int, length: Int, limit: Int)
         case protocolError(RESPProtocolError)
     }
 
@@ -59,7 +61,7 @@ struct Connection: Sendable {
     private var outputIndex = 0
     /// The limits for an authenticated client (the decoder uses the unauthenticated ones
     /// until the session says otherwise).
-    private let limits: ProtocolLimits
+    private var limits: ProtocolLimits
     private let outputLimit: Int
     /// The client's protocol version, authentication and names, kept between commands.
     private(set) var session: ClientSession
@@ -82,6 +84,8 @@ struct Connection: Sendable {
     /// The bytes waiting to be written.
     var pendingOutput: ArraySlice<UInt8> { output[outputIndex...] }
     var hasPendingOutput: Bool { outputIndex < output.count }
+    /// Bytes received and not yet decoded and dropped, and bytes of replies not yet sent.
+    var bufferedBytes: Int { (input.count - inputIndex) + (output.count - outputIndex) }
     /// Whether the event loop should read more from the socket now.
     var wantsInput: Bool {
         !isInputClosed && (input.count - inputIndex) < (session.isAuthenticated ? Self.maxBufferedInput : 64 * 1024)
@@ -162,6 +166,25 @@ struct Connection: Sendable {
         return [.closeAfterFlush]
     }
 
+    /// MAX_QUERY_LENGTH changed (GRAPH.CONFIG SET): arguments longer than `length` are read
+    /// past from the next frame on.
+    mutating func setMaxArgumentLength(_ length: Int) {
+        guard limits.maxArgumentLength != length else { return }
+        limits.maxArgumentLength = length
+        if session.isAuthenticated { decoder.limits.maxArgumentLength = length }
+    }
+
+    /// The reply to a request with an oversized argument: the query's own error for a query
+    /// command's text (GraphCommands.prepare gives it for a text that was buffered).
+    static func oversizedMessage(command: [UInt8], argument: Int, length: Int, limit: Int) -> String {
+        let name = String(decoding: command, as: UTF8.self).lowercased()
+        if argument == 2, ["graph.query", "graph.ro_query", "graph.explain", "graph.profile"].contains(name) {
+            return "ERR query is \(length) bytes, longer than MAX_QUERY_LENGTH (\(limit) bytes)"
+        }
+        return "ERR argument \(argument) is \(length) bytes, longer than MAX_QUERY_LENGTH (\(limit) bytes), "
+            + "the longest argument any command takes"
+    }
+
     // MARK: Internals
 
     private mutating func closeAfterFlush() {
@@ -179,10 +202,17 @@ struct Connection: Sendable {
 
     /// Decodes buffered input into `pending`, up to the pending cap or a framing error.
     private mutating func decodeAvailable() {
-        while !framingFailed && !isClosing && pending.count - pendingHead < pendingCap {
+        decoding: while !framingFailed && !isClosing && pending.count - pendingHead < pendingCap {
             do {
-                guard let request = try decoder.decodeNext(input, index: &inputIndex) else { break }
-                pending.append(.request(request))
+                switch try decoder.decodeNextFrame(input, index: &inputIndex) {
+                case .request(let request)?: pending.append(.request(request))
+                case .oversized(let request, let argument, let length)?:
+                    pending.append(.oversized(command: request[0], argument: argument, length: length,
+                                              limit: decoder.limits.maxArgumentLength ?? length))
+                case nil:
+                    // An oversized bulk's bytes may have been read past: drop them below.
+                    break decoding
+                }
             } catch {
                 pending.append(.protocolError(error))
                 // Nothing after a framing error can be trusted.
@@ -224,6 +254,11 @@ struct Connection: Sendable {
         case .request(let request):
             isExecuting = true
             return [.execute(request)]
+        case .oversized(let command, let argument, let length, let limit):
+            var encoder = RESPEncoder()
+            encoder.error(Self.oversizedMessage(command: command, argument: argument, length: length, limit: limit))
+            output.append(contentsOf: encoder.bytes)
+            return advance()
         case .protocolError(let error):
             var encoder = RESPEncoder()
             encoder.error(error.message)

@@ -67,7 +67,8 @@ enum ServeCommand {
             server = try Server(configuration: configuration) { port in
                 ServerContext(dataDirectory: dataDirectory,
                               engine: QueryEngine(cacheCapacity: Int(limits.cacheSize),
-                                                  configuration: QueryConfiguration(importDirectory: options.server.importFolder)),
+                                                  configuration: QueryConfiguration(importDirectory: options.server.importFolder,
+                                                                                     memoryCeiling: MemoryCeiling(limit: options.server.memoryCeilingBytes))),
                               configuration: RuntimeConfiguration(limits), password: options.server.password, port: port)
             }
         } catch {

@@ -29,6 +29,7 @@
 
 import Dispatch
 import Glibc
+import GraphQuery
 import Synchronization
 
 /// Where and how the server listens, and its per-connection bounds.
@@ -110,6 +111,8 @@ final class Server: @unchecked Sendable {
     /// `configuration.pollIntoReadMicroseconds` in nanoseconds.
     private let pollIntoReadNanoseconds: Int64
     private let context: ServerContext
+    /// The engine's memory ceiling, which client buffers count against too (nil: none).
+    private let memoryCeiling: MemoryCeiling?
     private let table: CommandTable
     private let epoll: Epoll
     private var listener: ListeningSocket?
@@ -130,6 +133,10 @@ final class Server: @unchecked Sendable {
         /// it waits for the group-commit fsync — so every connection's write can join the same
         /// fsync instead of queueing behind a few busy workers of a CPU-sized pool.
         let commands = DispatchQueue(label: "graphd.connection", qos: .userInitiated)
+        /// The connection's buffered bytes as last counted against the memory ceiling.
+        var countedBytes = 0
+        /// Actions left over when the connection used up its turn (`inlineCommandsPerTurn`).
+        var deferred: [Connection.Action] = []
         init(descriptor: Int32, connection: Connection, interest: Epoll.Events) {
             self.descriptor = descriptor; self.connection = connection; self.interest = interest
         }
@@ -138,6 +145,11 @@ final class Server: @unchecked Sendable {
     /// Quick-path tries one connection's pipelined requests get per batch of its input: with
     /// the 50 µs budget, a few milliseconds at most before the other clients are served.
     static let quickRunsPerTurn = 64
+    /// Commands one connection runs on the loop thread per turn (PING, CONFIG, quick reads):
+    /// a client pipelining thousands without reading its replies gets this many, then every
+    /// other ready connection gets its turn before it is served again, as Redis serves one
+    /// read's worth of a client's buffer per turn. 128 PINGs take about 60 µs.
+    static let inlineCommandsPerTurn = 128
     /// Loop threads at most: while one runs a read, the other sleeps on standby or leads (it
     /// cannot take a read of its own then: one loop-thread read at a time).
     static let maximumLoopThreads = 2
@@ -191,6 +203,9 @@ final class Server: @unchecked Sendable {
     /// True while the listener is out of the epoll set because descriptors ran out.
     private var acceptPaused = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Connections with actions left over from their last turn, served again at the next
+    /// turn before the loop sleeps (fair service: see `inlineCommandsPerTurn`).
+    private var backlog: [UInt64] = []
 
     /// The port the server listens on (the real one when configured with 0).
     let port: Int
@@ -217,6 +232,7 @@ final class Server: @unchecked Sendable {
         let listener = try ListeningSocket(address: configuration.bindAddress, port: configuration.port)
         port = listener.port
         context = makeContext(listener.port)
+        memoryCeiling = context.engine.configuration.memoryCeiling
         try epoll.add(listener.descriptor, events: .input, token: Self.listenerToken)
         try epoll.add(wakeUp.readDescriptor, events: .input, token: Self.wakeUpToken)
         try standby.add(epoll.descriptor, events: [], token: Self.loopToken)
@@ -370,7 +386,7 @@ final class Server: @unchecked Sendable {
     /// Leads the loop: waits for events and handles them, until this thread takes a read to run
     /// (returned, the seat given up and the standby armed) or the loop is over (nil).
     private func lead() -> CommandJob? {
-        var timeout: Int32 = state.withLock { _ in stopping ? 50 : -1 }
+        var timeout: Int32 = state.withLock { _ in backlog.isEmpty ? (stopping ? 50 : -1) : 0 }
         while true {
             let ready: [(token: UInt64, events: Epoll.Events)]
             do {
@@ -391,11 +407,12 @@ final class Server: @unchecked Sendable {
                     }
                 }
                 for completion in completions.takeAll() { complete(completion) }
+                serveBacklog()
                 if loopIsOver() {
                     endLoop()
                     return (true, nil, 0)
                 }
-                guard let read = pendingInline else { return (false, nil, stopping ? 50 : -1) }
+                guard let read = pendingInline else { return (false, nil, backlog.isEmpty ? (stopping ? 50 : -1) : 0) }
                 pendingInline = nil
                 if armStandby() {
                     // (`inlineReadStart` is stored already: see `waitOnStandby`.)
@@ -407,7 +424,7 @@ final class Server: @unchecked Sendable {
                 inlineRunning = false
                 poolReads += 1
                 dispatch(read, on: readPool)
-                return (false, nil, stopping ? 50 : -1)
+                return (false, nil, backlog.isEmpty ? (stopping ? 50 : -1) : 0)
             }
             if finished { return nil }
             if let read { return read }
@@ -660,6 +677,9 @@ final class Server: @unchecked Sendable {
             guard slot.connection.wantsInput else { return }
             let count = readBuffer.withUnsafeMutableBytes { read(slot.descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
+                // No command takes an argument longer than MAX_QUERY_LENGTH: a longer one is
+                // read past unbuffered and its request answered with the error.
+                slot.connection.setMaxArgumentLength(Int(context.configuration.limits.maxQueryLength))
                 let actions = slot.connection.received(readBuffer[0..<count])
                 perform(actions, token: token, slot: slot)
                 if count < readBuffer.count { return }
@@ -691,7 +711,17 @@ final class Server: @unchecked Sendable {
     private func perform(_ actions: [Connection.Action], token: UInt64, slot: Slot) {
         var queue = actions
         var quickRuns = 0
+        var inlineRuns = 0
         while !queue.isEmpty {
+            if inlineRuns >= Self.inlineCommandsPerTurn {
+                // The turn is used up: the rest waits for the next one (serveBacklog).
+                if slot.deferred.isEmpty {
+                    if backlog.isEmpty { wakeUp.signal() }  // a leader asleep in epoll must come back for it
+                    backlog.append(token)
+                }
+                slot.deferred.append(contentsOf: queue)
+                return
+            }
             switch queue.removeFirst() {
             case .closeAfterFlush:
                 continue
@@ -704,6 +734,7 @@ final class Server: @unchecked Sendable {
                 let spec = table.spec(named: request[0])
                 var session = slot.connection.session
                 if let spec, spec.flags.contains(.fast) {
+                    inlineRuns += 1
                     let (reply, outcome) = table.execute(request, session: &session, context: context)
                     queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome, session: session))
                     continue
@@ -714,6 +745,7 @@ final class Server: @unchecked Sendable {
                 if let spec, spec.quickHandler != nil, quickRuns < Self.quickRunsPerTurn {
                     quickRuns += 1
                     if let (reply, outcome) = table.executeQuickly(request, spec: spec, session: &session, context: context) {
+                        inlineRuns += 1
                         queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome, session: session))
                         continue
                     }
@@ -754,6 +786,20 @@ final class Server: @unchecked Sendable {
         }
     }
 
+    /// Gives each connection that used up its last turn its next one (`inlineCommandsPerTurn`).
+    private func serveBacklog() {
+        guard !backlog.isEmpty else { return }
+        let tokens = backlog
+        backlog = []
+        for token in tokens {
+            guard let slot = slots[token] else { continue }
+            let actions = slot.deferred
+            slot.deferred = []
+            perform(actions, token: token, slot: slot)
+            settle(token: token, slot: slot)
+        }
+    }
+
     /// Whether a read may run on a loop thread: no other read is running or waiting on the
     /// pool (a busy server keeps its reads first come, first served there, so that a loop
     /// thread's read does not time-slice theirs). Whether another thread can lead meanwhile is
@@ -765,6 +811,7 @@ final class Server: @unchecked Sendable {
 
     /// Writes what can be written, closes a finished connection, updates epoll interest.
     private func settle(token: UInt64, slot: Slot) {
+        defer { count(slot, token: token) }
         while slot.connection.hasPendingOutput {
             let count = slot.connection.pendingOutput.withUnsafeBytes {
                 send(slot.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
@@ -804,8 +851,31 @@ final class Server: @unchecked Sendable {
         }
     }
 
+    /// Counts a connection's buffers against the server's memory ceiling; past it, the
+    /// connections holding the most are closed until the count is under it again (Redis's
+    /// client eviction under maxmemory-clients), so buffered input can never grow the server
+    /// without bound, however many clients send half a request each.
+    private func count(_ slot: Slot, token: UInt64) {
+        guard let ceiling = memoryCeiling else { return }
+        let now = slots[token] == nil ? 0 : slot.connection.bufferedBytes
+        ceiling.add(now - slot.countedBytes)
+        slot.countedBytes = now
+        guard ceiling.isExceeded else { return }
+        for (victim, other) in slots.sorted(by: { $0.value.countedBytes > $1.value.countedBytes }) {
+            guard ceiling.isExceeded, other.countedBytes > 0 else { break }
+            context.statistics.memoryCeilingDisconnections.add(1, ordering: .relaxed)
+            configuration.log("closing client id=\(other.connection.session.id) addr=\(other.connection.session.peerAddress): "
+                              + "its \(other.countedBytes) buffered bytes put the server past its memory ceiling of "
+                              + "\(ceiling.limit) bytes")
+            other.connection.peerClosed()
+            closeConnection(victim)
+        }
+    }
+
     private func closeConnection(_ token: UInt64) {
         guard let slot = slots.removeValue(forKey: token) else { return }
+        memoryCeiling?.add(-slot.countedBytes)
+        slot.countedBytes = 0
         context.statistics.connectedClients.subtract(1, ordering: .relaxed)
         if acceptPaused, let listener {
             // A descriptor is about to be freed: watch the listener again.

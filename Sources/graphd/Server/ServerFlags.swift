@@ -2,6 +2,8 @@
 // the CLI's flag-table form (OptionSpec). Kept beside the server they configure; the CLI's
 // serve table appends `ServerFlags.options`.
 
+import Foundation
+
 /// The serve options that configure the server's safety and limits.
 struct ServerFlags: Equatable, Sendable {
     /// `--requirepass`: clients must AUTH with it before anything but AUTH/HELLO/QUIT.
@@ -19,6 +21,12 @@ struct ServerFlags: Equatable, Sendable {
     var busyPollMicroseconds = ServerConfiguration.defaultBusyPollMicroseconds
     /// Largest bulk argument a client may send, in bytes.
     var maxBulkBytes = ProtocolLimits.defaultMaxBulkLength
+    /// `--memory-ceiling`: bytes running queries and client buffers may hold in all.
+    var memoryCeilingBytes = ServerFlags.defaultMemoryCeiling
+
+    /// Half of the machine's memory (at least 256 MiB): the graphs, which the ceiling does not
+    /// count, keep the other half.
+    static let defaultMemoryCeiling: Int = max(256 << 20, Int(clamping: ProcessInfo.processInfo.physicalMemory / 2))
 
     init() {}
 
@@ -65,6 +73,11 @@ struct ServerFlags: Equatable, Sendable {
                        help: "how long an idle event loop polls for requests before it sleeps, 0 to always sleep "
                              + "(default \(ServerConfiguration.defaultBusyPollMicroseconds); trades CPU for latency)") { o, t throws(UsageError) in
                 o.server.busyPollMicroseconds = try OptionValue.integer(t, flag: "--busy-poll", in: 0...1_000_000)
+            },
+            OptionSpec("--memory-ceiling", value: "BYTES", environment: "GRAPHD_MEMORY_CEILING",
+                       help: "bytes running queries and client buffers may hold in all; past it new queries are refused and the "
+                           + "clients buffering most are closed (default half the machine's memory)") { o, t throws(UsageError) in
+                o.server.memoryCeilingBytes = try OptionValue.integer(t, flag: "--memory-ceiling", in: 16 << 20...Int.max)
             },
             OptionSpec("--client-output-limit", value: "BYTES", environment: "GRAPHD_CLIENT_OUTPUT_LIMIT",
                        help: "unsent reply bytes after which a client is disconnected (default \(Connection.defaultOutputLimit))") { o, t throws(UsageError) in
