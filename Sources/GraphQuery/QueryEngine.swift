@@ -265,6 +265,8 @@ public final class QueryEngine: Sendable {
         if let ceiling = configuration.memoryCeiling, ceiling.isExceeded { throw ceiling.error }
         let watchdog = Watchdog(timeout: configuration.effectiveTimeout(timeout), memoryLimit: configuration.memoryLimit,
                                 cancellation: cancellation, ceiling: configuration.memoryCeiling, now: started)
+        // The run's buffers are gone by now (the result aside): a big one's memory goes back.
+        defer { if watchdog.memoryUsed >= Watchdog.trimAfterBytes { Watchdog.returnFreedMemory() } }
         return try run(compiled, on: store, header: header, parameters: parameters, readOnly: readOnly,
                        configuration: configuration, watchdog: watchdog, profiler: profiler)
     }

@@ -14,6 +14,7 @@ enum BenchMain {
       build      bulk build speed (GraphBuilder) and the cost of inserts into a hub
       phrasings  seeded plain-Cypher phrasings of each social question timed beside its procedure, rows checked
       executor   expand + count grouped by node without the rules: the batched and the row executor beside the kernel
+      hostile    a victim's reads timed against a running graphd while attackers try to hurt it, one kind a phase
     `graphd-bench <command> --help` lists the command's flags.
     """
 
@@ -24,7 +25,7 @@ enum BenchMain {
         let table: [String: [String: String]] = ["generate": GenerateCommand.flags, "embedded": EmbeddedCommand.flags,
                                                  "server": ServerCommand.flags, "recovery": RecoveryCommand.flags,
                                                  "build": BuildCommand.flags, "phrasings": PhrasingsCommand.flags,
-                                                 "executor": ExecutorCommand.flags]
+                                                 "executor": ExecutorCommand.flags, "hostile": HostileCommand.flags]
         guard let flags = table[command] else {
             FileHandle.standardError.write(Data("graphd-bench: unknown command '\(command)'\n\(usage)\n".utf8))
             exit(2)
@@ -43,6 +44,7 @@ enum BenchMain {
             case "build": passed = try BuildCommand.run(options)
             case "phrasings": passed = try PhrasingsCommand.run(options, arguments: args)
             case "executor": passed = try ExecutorCommand.run(options, arguments: args)
+            case "hostile": passed = try HostileCommand.run(options, arguments: args)
             default: passed = try RecoveryCommand.run(options, arguments: args)
             }
             exit(passed ? 0 : 1)

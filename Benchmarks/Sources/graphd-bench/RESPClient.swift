@@ -74,6 +74,38 @@ final class RESPClient {
         return try reply()
     }
 
+    /// Sends bytes as they are (an attack's frames, pipelines), without reading a reply.
+    func sendRaw(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw RESPClientError(description: "send failed (errno \(errno))") }
+            sent += n
+        }
+    }
+
+    /// Reads the next reply (after `sendRaw`).
+    func readReply() throws -> RESPReply {
+        if position == count { position = 0; count = 0 }
+        return try reply()
+    }
+
+    /// Shuts the connection both ways: a thread blocked sending on it returns with an error.
+    func shutdownBoth() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Gives up reading after `seconds` (SO_RCVTIMEO): a read then fails instead of blocking.
+    func setReceiveTimeout(seconds: Int) {
+        var tv = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// The multibulk encoding of a command.
+    static func encode(_ words: [String]) -> [UInt8] {
+        var out = Array("*\(words.count)\r\n".utf8)
+        for w in words { out += Array("$\(w.utf8.count)\r\n".utf8) + Array(w.utf8) + [13, 10] }
+        return out
+    }
+
     private func appendHeader(_ kind: UInt8, _ value: Int) {
         out.append(kind)
         out.append(contentsOf: String(value).utf8)

@@ -146,6 +146,14 @@ extension ExecutionContext {
     }
 }
 
+/// Rows handed to another thread to be freed there (Executor.discardInBackground).
+private final class GarbageBox<Element>: @unchecked Sendable {
+    // @unchecked: the rows move to one background closure, which alone touches them.
+    private var rows: [Element]
+    init(_ rows: [Element]) { self.rows = rows }
+    func release() { rows = [] }
+}
+
 extension Executor {
     /// Steps that need all their input before producing output.
     static func isBreaker(_ step: PlanStep) -> Bool {
@@ -166,9 +174,12 @@ extension Executor {
         guard rows.count > 4096 else { return }
         var taken: [Element] = []
         swap(&taken, &rows)
-        let garbage = taken
+        let garbage = GarbageBox(taken)
         taken = []
-        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(garbage) {} }
+        DispatchQueue.global(qos: .utility).async {
+            garbage.release()
+            Watchdog.returnFreedMemory()
+        }
     }
 
     /// The input of a gathering call (BoundCall.gathersInput): one row or none as it is; more

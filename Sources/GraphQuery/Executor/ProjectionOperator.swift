@@ -193,7 +193,11 @@ struct GroupAggregator {
             let aggregate = projection.aggregates[a]
             let value = try aggregate.argument.map { e throws(QueryError) in try context.evaluate(e, row) } ?? .bool(true)
             try accumulators[g * width + a].add(value)
-            if aggregate.function == .collect { try context.watchdog.charge(Watchdog.size(of: value)) } else { try context.watchdog.tick() }
+            if aggregate.function == .collect {
+                try context.watchdog.charge(Watchdog.size(of: value) + Watchdog.collectedOverhead)
+            } else {
+                try context.watchdog.tick()
+            }
         }
     }
 

@@ -3,6 +3,8 @@
 // it the memory their buffered rows take, against the per-query cap. Either limit throws, and the
 // store's transaction rolls back whatever a write had done.
 
+import Glibc
+
 /// The limits of one query run. A class so that every operator of the run shares one counter
 /// without threading an `inout` through the recursive matcher; it never leaves the run's thread,
 /// so its variables skip the runtime's exclusivity check (`@exclusivity(unchecked)`), which
@@ -70,6 +72,23 @@ final class Watchdog {
 
     deinit { ceiling?.add(-memoryUsed) }
 
+    /// A run that buffered this much hands the freed memory back to the system when it ends
+    /// (`returnFreedMemory`).
+    static let trimAfterBytes = 128 << 20
+
+    /// Returns freed heap memory to the system (glibc's malloc_trim). Millions of small
+    /// allocations a bomb made and lost (lists of lists) otherwise stay in the process,
+    /// and a second bomb's gigabyte lands on top of the first's.
+    static func returnFreedMemory() {
+        if let trim = mallocTrim { _ = trim(0) }
+    }
+
+    /// glibc's malloc_trim, which Swift's Glibc module does not export: looked up once
+    /// (RTLD_DEFAULT is nil on Linux).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
+        unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
+    }
+
     /// Charges `bytes` of buffered intermediate results against the memory cap.
     func charge(_ bytes: Int) throws(QueryError) {
         memoryUsed &+= bytes
@@ -80,8 +99,12 @@ final class Watchdog {
         try tick()
     }
 
-    /// What a row costs besides its values (`size(of:)`).
-    static let rowOverhead = 16
+    /// What a row costs besides its values (`size(of:)`): its array's header and the
+    /// allocator's rounding, and its slot in the growing array of rows. Counted low, a cap of
+    /// 1 GiB let the process grow past 2 GiB.
+    static let rowOverhead = 64
+    /// What a collected value costs besides itself: the list's spare capacity as it doubles.
+    static let collectedOverhead = 24
 
     /// A rough size of a row: 24 bytes a slot plus the payload of strings and collections.
     static func size(of row: [RuntimeValue]) -> Int {
