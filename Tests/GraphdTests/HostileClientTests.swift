@@ -113,4 +113,39 @@ struct HostileClientTests {
         }
         #expect(try flooder.command("PING") == .simple("PONG"))
     }
+
+    @Test("Half-requests, garbage frames and reconnect storms cost the others nothing, and every acknowledged write stays")
+    func slowGarbageAndStorms() throws {
+        let server = try InProcessServer()
+        // Slowloris: fifty connections each hold a request they never finish.
+        var holders: [RESPTestClient] = []
+        for _ in 0..<50 {
+            let holder = try server.client()
+            try holder.send("*3\r\n$11\r\nGRAPH.QUERY\r\n$1")
+            holders.append(holder)
+        }
+        let writer = try server.client()
+        var acknowledged = 0
+        for k in 0..<200 {
+            if case .array = try writer.command("GRAPH.QUERY", "g", "CREATE (:W {k: \(k)})") { acknowledged += 1 }
+            if k % 20 == 0 {
+                // Garbage: a bad multibulk count gets the protocol error, then the close.
+                let garbage = try server.client()
+                try garbage.send([UInt8(ascii: "*"), UInt8(ascii: "x"), 13, 10] + (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+                #expect(try garbage.readUntilClosed().hasPrefix("-ERR Protocol error: invalid multibulk length"))
+                // A reconnect storm: connect, PING, close.
+                for _ in 0..<10 { #expect(try server.client().command("PING") == .simple("PONG")) }
+                // Each holder trickles one more byte of its bulk's length.
+                for holder in holders { try holder.send("0") }
+            }
+        }
+        #expect(acknowledged == 200)
+        guard case .array(let parts) = try writer.command("GRAPH.QUERY", "g", "MATCH (n:W) RETURN count(n)"),
+              case .array(let rows) = parts[1] else {
+            Issue.record("no result")
+            return
+        }
+        #expect(rows == [.array([.integer(Int64(acknowledged))])])
+        withExtendedLifetime(holders) {}
+    }
 }
