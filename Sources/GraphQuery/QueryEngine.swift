@@ -94,6 +94,18 @@ public final class QueryEngine: Sendable {
         return result
     }
 
+    /// Whether `text` is a read expected to be quick: its plan may answer within the quick
+    /// budget (`answersQuickly`) and it has not overrun that budget lately (no strikes). The
+    /// server gives such a read, when it could not run at once (the graph's lock taken), a lane
+    /// of its own instead of the queue behind long traversals.
+    public func isPresumedQuick(_ text: String) -> Bool {
+        guard let header = try? ParameterHeader.split(text) else { return false }
+        let (mode, body) = QueryEngine.splitPrefix(header.body)
+        guard mode == .run, let (compiled, _) = try? compile(body, forRun: false),
+              !compiled.plan.isUpdating, compiled.answersQuickly else { return false }
+        return slowBodies.withLock { bodies in bodies.isEmpty ? 0 : bodies[body]?.strikes ?? 0 } == 0
+    }
+
     /// Runs `text` only if it is a quick read, for a caller that must not block (the server's
     /// I/O thread answering a cheap query itself instead of waking a worker): returns nil,
     /// having changed nothing, when the text writes, is EXPLAIN or PROFILE, was slow before,

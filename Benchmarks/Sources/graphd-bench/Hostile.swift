@@ -67,6 +67,7 @@ enum HostileCommand {
         report.phases.append(try bench.phase("over-long query (1.1 MB) + PING", attack: bench.overLongQuery))
         report.phases.append(try bench.phase("memory bombs", attack: bench.memoryBombs))
         report.phases.append(try bench.phase("slowloris (500 trickled half-requests)", attack: bench.slowloris))
+        report.phases.append(try bench.phase("3,000 half-sent 500 MB bulks (100 KB each)", attack: bench.bigBulks))
         var flood = try bench.phase("pipelined PING flood (4 clients, never read)", attack: { stop in try bench.flood(port: port, stop) })
         if let redisPort {
             let redis = HostileBench(port: redisPort, graph: graph, users: users, hub: hub, seconds: seconds, pid: nil)
@@ -244,6 +245,36 @@ struct HostileBench: Sendable {
             for _ in 0..<100 where !stop.isSet { usleep(10_000) }
         }
         return "\(clients.count) connections held open, a byte each a second (\(sent) in all)"
+    }
+
+    /// 3,000 connections each announce a 500 MB query and send 100 KB of it: longer than
+    /// MAX_QUERY_LENGTH, so the server reads the bytes past without keeping them.
+    func bigBulks(_ stop: StopFlag) throws -> String {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let before = residentMiB()
+        let payload = [UInt8](repeating: UInt8(ascii: " "), count: 100_000)
+        var clients: [RESPClient] = []
+        for _ in 0..<3000 where !stop.isSet {
+            guard let c = try? RESPClient(port: port) else { break }
+            try c.sendRaw(Array("*3\r\n$11\r\nGRAPH.QUERY\r\n$\(graph.utf8.count)\r\n\(graph)\r\n$500000000\r\n".utf8) + payload)
+            clients.append(c)
+        }
+        // One more client's round trip: the server has read what came before it.
+        _ = try? RESPClient(port: port).call(["PING"])
+        let grown = (residentMiB() ?? 0) - (before ?? 0)
+        while !stop.isSet { usleep(10_000) }
+        return "\(clients.count) connections, 300 MB sent; the server grew by \(Int(grown)) MiB"
+    }
+
+    /// The server's resident memory now (VmRSS), in MiB.
+    func residentMiB() -> Double? {
+        guard let pid, let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kb / 1024
     }
 
     func flood(port: Int, _ stop: StopFlag) throws -> String {

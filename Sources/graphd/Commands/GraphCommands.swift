@@ -69,6 +69,12 @@ enum GraphCommands {
     /// True when a query command's request only reads: always for a read-only command
     /// (RO_QUERY refuses a write), else when its text compiles to a plan that writes nothing.
     /// The server runs those on its CPU-sized read pool.
+    /// Whether a query command's text is a read presumed quick (QueryEngine.isPresumedQuick).
+    static func presumedQuick(_ request: [[UInt8]], context: ServerContext) -> Bool {
+        guard request.count >= 3, let text = CommandInvocation.validText(request[2]) else { return false }
+        return context.engine.isPresumedQuick(text)
+    }
+
     static func onlyReads(_ request: [[UInt8]], spec: CommandSpec, context: ServerContext) -> Bool {
         if spec.flags.contains(.readonly) { return true }
         guard request.count >= 3, let text = CommandInvocation.validText(request[2]) else { return false }

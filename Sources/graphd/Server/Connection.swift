@@ -30,6 +30,9 @@ struct Connection: Sendable {
     static let maxBufferedInput = 1024 * 1024
     /// Do not start the next command while this much output is unsent.
     static let outputHighWater = 4 * 1024 * 1024
+    /// An emptied buffer keeps its memory up to this size: thousands of idle connections
+    /// that once sent a 64 KiB read would otherwise hold 64 KiB each.
+    static let keptBufferCapacity = 16 * 1024
     /// Default hard cap on unsent output: a client whose replies pile up past it (one
     /// huge reply, or many while it does not read) is disconnected.
     static let defaultOutputLimit = 256 * 1024 * 1024
@@ -131,7 +134,7 @@ struct Connection: Sendable {
     mutating func wrote(_ count: Int) -> [Action] {
         outputIndex += count
         if outputIndex == output.count {
-            output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+            output.removeAll(keepingCapacity: output.capacity <= Self.keptBufferCapacity)
             outputIndex = 0
         } else if outputIndex > 64 * 1024 && outputIndex * 2 > output.count {
             output.removeFirst(outputIndex)
@@ -225,7 +228,7 @@ struct Connection: Sendable {
         }
         // Drop consumed input, cheaply: all of it, or a large prefix.
         if inputIndex == input.count {
-            input.removeAll(keepingCapacity: input.capacity <= 64 * 1024)
+            input.removeAll(keepingCapacity: input.capacity <= Self.keptBufferCapacity)
             inputIndex = 0
         } else if inputIndex > 64 * 1024 {
             input.removeFirst(inputIndex)

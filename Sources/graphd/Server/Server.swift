@@ -121,6 +121,8 @@ final class Server: @unchecked Sendable {
     /// Runs reads handed to workers: Dispatch's global pool, one thread per core (more only
     /// while some block).
     private let readPool = DispatchQueue.global(qos: .userInitiated)
+    /// Reads presumed quick that found the graph's lock taken: one at a time, each brief.
+    private let quickLane = DispatchQueue(label: "graphd.quick-reads", qos: .userInteractive)
     /// Set by the signal handler (or a test) to stop the loop.
     let stopSignal: StopSignal
 
@@ -742,8 +744,10 @@ final class Server: @unchecked Sendable {
                 // A cheap read is answered here: waking a worker and being woken back costs
                 // more than the query (see GraphCommands.quickBudget). A client pipelining
                 // many gets a bounded share of this thread per turn; the rest go to its worker.
+                var quickTried = false
                 if let spec, spec.quickHandler != nil, quickRuns < Self.quickRunsPerTurn {
                     quickRuns += 1
+                    quickTried = true
                     if let (reply, outcome) = table.executeQuickly(request, spec: spec, session: &session, context: context) {
                         inlineRuns += 1
                         queue.append(contentsOf: slot.connection.completed(reply, outcome: outcome, session: session))
@@ -778,6 +782,12 @@ final class Server: @unchecked Sendable {
                 if reads && mayRunInline() {
                     inlineRunning = true
                     pendingInline = read
+                    continue
+                }
+                // A read presumed quick that could not run at once (a write held or awaited the
+                // graph's lock) takes the quick lane, not the pool's queue behind long traversals.
+                if reads && quickTried && GraphCommands.presumedQuick(request, context: context) {
+                    dispatch(read, on: quickLane)
                     continue
                 }
                 if reads { poolReads += 1 }
