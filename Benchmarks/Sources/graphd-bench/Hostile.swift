@@ -21,6 +21,7 @@ enum HostileCommand {
         "seconds": "seconds per phase (default 3)",
         "redis-port": "a Redis on 127.0.0.1:PORT that gets the same pipelined flood, its own PING victim timed beside",
         "pid": "graphd's process id, for its peak resident memory (default: found in /proc by --port)",
+        "quick": "yes for a smoke run: only the bombs refused at once, 50 slowloris and 300 big-bulk connections (for CI's debug build)",
         "writes-per-second": "the writer's pace through every phase (default 50, an app's friend requests; 0: no writer)",
         "out": "result JSON path (default results/hostile-<time>.json)",
     ]
@@ -55,7 +56,8 @@ enum HostileCommand {
         let redisPort = options.string("redis-port").map { Int($0) ?? 0 }
         let pid = try options.string("pid").map { Int32($0) ?? 0 } ?? findProcess(port: port)
         var report = Report(arguments: arguments, machine: MachineFacts.current())
-        let bench = HostileBench(port: port, graph: graph, users: users, hub: hub, seconds: seconds, pid: pid)
+        let quick = options.string("quick", default: "no") == "yes"
+        let bench = HostileBench(port: port, graph: graph, users: users, hub: hub, seconds: seconds, pid: pid, quick: quick)
         print("graphd hostile clients — 127.0.0.1:\(port), graph '\(graph)', \(seconds) s a phase; victim: "
               + "MATCH (u:User {id: $id})-[:FRIEND]-(f) RETURN count(f) on \(users) users; \(report.machine.cores) cores, \(report.machine.cpu)")
         let writer = WriterThread(port: port, graph: graph, perSecond: try options.int("writes-per-second", default: 50))
@@ -66,11 +68,11 @@ enum HostileCommand {
         report.phases.append(baseline)
         report.phases.append(try bench.phase("over-long query (1.1 MB) + PING", attack: bench.overLongQuery))
         report.phases.append(try bench.phase("memory bombs", attack: bench.memoryBombs))
-        report.phases.append(try bench.phase("slowloris (500 trickled half-requests)", attack: bench.slowloris))
-        report.phases.append(try bench.phase("3,000 half-sent 500 MB bulks (100 KB each)", attack: bench.bigBulks))
+        report.phases.append(try bench.phase("slowloris (\(quick ? 50 : 500) trickled half-requests)", attack: bench.slowloris))
+        report.phases.append(try bench.phase("\(quick ? "300" : "3,000") half-sent 500 MB bulks (100 KB each)", attack: bench.bigBulks))
         var flood = try bench.phase("pipelined PING flood (4 clients, never read)", attack: { stop in try bench.flood(port: port, stop) })
         if let redisPort {
-            let redis = HostileBench(port: redisPort, graph: graph, users: users, hub: hub, seconds: seconds, pid: nil)
+            let redis = HostileBench(port: redisPort, graph: graph, users: users, hub: hub, seconds: seconds, pid: nil, quick: quick)
             flood.redisVictim = try redis.phase("redis", attack: { stop in try redis.flood(port: redisPort, stop) }, victimPing: true).victim
         }
         report.phases.append(flood)
@@ -135,6 +137,8 @@ struct HostileBench: Sendable {
     let hub: Int
     let seconds: Double
     let pid: Int32?
+    /// A smoke run (`--quick`): fewer connections, only the bombs refused before they grow.
+    let quick: Bool
 
     /// Runs `attack` on its own thread (it returns when `stop` is set, or when done, saying
     /// what it got) while the victim reads for `seconds`.
@@ -216,7 +220,7 @@ struct HostileBench: Sendable {
         ]
         var refused = 0
         var answers: [String] = []
-        for bomb in bombs {
+        for bomb in quick ? Array(bombs[1...2]) : bombs {
             switch try client.call(["GRAPH.QUERY", graph, bomb]) {
             case .error(let message) where message.hasPrefix("Query's memory consumption exceeded capacity") || message.hasPrefix("Query timed out"):
                 refused += 1
@@ -225,12 +229,12 @@ struct HostileBench: Sendable {
             default: answers.append("ANSWERED")
             }
         }
-        return (refused == bombs.count ? "" : "WRONG: ") + "refused \(refused)/\(bombs.count) (" + answers.joined(separator: ", ") + ")"
+        return (refused == answers.count ? "" : "WRONG: ") + "refused \(refused)/\(answers.count) (" + answers.joined(separator: ", ") + ")"
     }
 
     func slowloris(_ stop: StopFlag) throws -> String {
         var clients: [RESPClient] = []
-        for _ in 0..<500 {
+        for _ in 0..<(quick ? 50 : 500) {
             let c = try RESPClient(port: port)
             try c.sendRaw(Array("*3\r\n$11\r\nGRAPH.QUERY\r\n$".utf8))
             clients.append(c)
@@ -257,7 +261,7 @@ struct HostileBench: Sendable {
         let before = residentMiB()
         let payload = [UInt8](repeating: UInt8(ascii: " "), count: 100_000)
         var clients: [RESPClient] = []
-        for _ in 0..<3000 where !stop.isSet {
+        for _ in 0..<(quick ? 300 : 3000) where !stop.isSet {
             guard let c = try? RESPClient(port: port) else { break }
             try c.sendRaw(Array("*3\r\n$11\r\nGRAPH.QUERY\r\n$\(graph.utf8.count)\r\n\(graph)\r\n$500000000\r\n".utf8) + payload)
             clients.append(c)
@@ -266,7 +270,7 @@ struct HostileBench: Sendable {
         _ = try? RESPClient(port: port).call(["PING"])
         let grown = (residentMiB() ?? 0) - (before ?? 0)
         while !stop.isSet { usleep(10_000) }
-        return "\(clients.count) connections, 300 MB sent; the server grew by \(Int(grown)) MiB"
+        return "\(clients.count) connections, \(clients.count / 10) MB sent; the server grew by \(Int(grown)) MiB"
     }
 
     /// The server's resident memory now (VmRSS), in MiB.
