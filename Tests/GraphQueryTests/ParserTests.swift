@@ -41,6 +41,8 @@ struct ParserTests {
                 + (proj.map { " | " + shape($0) } ?? "") + "]"
         case .quantifier(let q, let v, let list, let p):
             return q.rawValue + "(" + shape(v) + " IN " + shape(list) + " WHERE " + shape(p) + ")"
+        case .reduce(let a, let initial, let v, let list, let e):
+            return "reduce(" + shape(a) + " = " + shape(initial) + ", " + shape(v) + " IN " + shape(list) + " | " + shape(e) + ")"
         case .mapProjection(let b, let items): return shape(b) + "{\(items.count) items}"
         case .patternPredicate(let p): return "pattern(\(p.patterns.count))"
         case .patternComprehension(let p): return "[pattern(\(p.patterns.count)) | ...]"

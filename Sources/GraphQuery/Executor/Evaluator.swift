@@ -129,6 +129,21 @@ extension ExecutionContext {
                 out.append(try projection.map { e throws(QueryError) in try evaluate(e, local, aggregates: aggregates) } ?? element)
             }
             return .list(out)
+        case .reduce(let accumulator, let initial, let variable, let list, let expression):
+            var value = try evaluate(initial, row, aggregates: aggregates)
+            let source = try evaluate(list, row, aggregates: aggregates)
+            if source.isNull { return .null }
+            guard case .list(let elements) = source, case .slot(let a) = accumulator, case .slot(let x) = variable else {
+                throw RuntimeValue.typeMismatch(expected: "List or Null", source)
+            }
+            var local = Executor.padded(row, to: max(a, x) + 1)
+            for element in elements {
+                try watchdog.tick()
+                local[a] = value
+                local[x] = element
+                value = try evaluate(expression, local, aggregates: aggregates)
+            }
+            return value
         case .quantifier(let quantifier, let variable, let list, let predicate):
             let source = try evaluate(list, row, aggregates: aggregates)
             if source.isNull { return .null }

@@ -245,7 +245,7 @@ extension Expression {
         case .binary(_, let l, let r), .subscriptIndex(let l, let r): return l.containsAggregate || r.containsAggregate
         case .function(let call): return call.arguments.contains { $0.containsAggregate }
         case .patternPredicate, .patternComprehension: return false
-        case .slice, .caseExpression, .listComprehension, .quantifier, .mapProjection:
+        case .slice, .caseExpression, .listComprehension, .quantifier, .reduce, .mapProjection:
             return children.contains { $0.containsAggregate }
         }
     }

@@ -285,6 +285,10 @@ package indirect enum Expression: Sendable {
     case caseExpression(subject: Expression?, branches: [(when: Expression, then: Expression)], otherwise: Expression?)
     /// `[x IN list WHERE predicate | projection]`; `variable` is a slot after binding (`.slot`).
     case listComprehension(variable: Expression, list: Expression, predicate: Expression?, projection: Expression?)
+    /// `reduce(accumulator = initial, variable IN list | expression)`: the accumulator starts
+    /// at `initial` and becomes `expression` for each element in turn; both names are slots
+    /// after binding (`.slot`).
+    case reduce(accumulator: Expression, initial: Expression, variable: Expression, list: Expression, expression: Expression)
     /// `all/any/none/single(x IN list WHERE predicate)`.
     case quantifier(Quantifier, variable: Expression, list: Expression, predicate: Expression)
     /// `n {.name, .age, alias: expr, .*}`.

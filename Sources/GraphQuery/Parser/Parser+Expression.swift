@@ -49,19 +49,28 @@ extension Parser {
 
     mutating func parseBinary(minimum: Int) throws(QueryError) -> Expression {
         var lhs = try parsePrefix(minimum: minimum)
+        // The right operand of a comparison just parsed at this level: a comparison after it
+        // chains (openCypher: `a < b <= c` is `a < b AND b <= c`), never compares a boolean.
+        var comparedRight: Expression? = nil
         while true {
             if current.isKeyword("IS"), Level.predicate >= minimum {
                 advance()
                 let negated = acceptKeyword("NOT")
                 try expectKeyword("NULL")
                 lhs = .isNull(lhs, negated: negated)
+                comparedRight = nil
                 continue
             }
             guard let (op, level, count) = binaryOperator(), level >= minimum else { return lhs }
             for _ in 0..<count { advance() }
             // All binary operators are left-associative: the right side binds one level tighter.
             let rhs = try parseBinary(minimum: level + 1)
-            lhs = .binary(op, lhs, rhs)
+            if level == Level.comparison, let middle = comparedRight {
+                lhs = .binary(.and, lhs, .binary(op, middle, rhs))
+            } else {
+                lhs = .binary(op, lhs, rhs)
+            }
+            comparedRight = level == Level.comparison ? rhs : nil
         }
     }
 
@@ -196,6 +205,10 @@ extension Parser {
                 if token.isKeyword("NULL") { advance(); return .literal(.null) }
                 if token.isKeyword("CASE") { advance(); return try parseCase() }
                 if token.isKeyword("EXISTS"), next.isSymbol(.leftBrace) { advance(); return try parseExistsSubquery(token.location) }
+                if token.text.lowercased() == "reduce", next.isSymbol(.leftParen),
+                   tokens[min(index + 3, tokens.count - 1)].isSymbol(.equal) {
+                    return try parseReduce()
+                }
                 if let quantifier = Quantifier(rawValue: token.text.lowercased()), next.isSymbol(.leftParen),
                    tokens[min(index + 3, tokens.count - 1)].isKeyword("IN") {
                     advance(); advance()
@@ -267,6 +280,25 @@ extension Parser {
         let otherwise = acceptKeyword("ELSE") ? try parseExpression() : nil
         try expectKeyword("END")
         return .caseExpression(subject: subject, branches: branches, otherwise: otherwise)
+    }
+
+    /// `reduce(acc = initial, x IN list | expression)`, at `reduce`.
+    mutating func parseReduce() throws(QueryError) -> Expression {
+        advance()
+        try expect(.leftParen)
+        let accumulatorToken = current
+        let accumulator = Expression.variable(try parseName("a variable name"), accumulatorToken.location)
+        try expect(.equal, "'='")
+        let initial = try parseExpression()
+        try expect(.comma, "','")
+        let variableToken = current
+        let variable = Expression.variable(try parseName("a variable name"), variableToken.location)
+        try expectKeyword("IN")
+        let list = try parseExpression()
+        try expect(.pipe, "'|'")
+        let expression = try parseExpression()
+        try expect(.rightParen, "')'")
+        return .reduce(accumulator: accumulator, initial: initial, variable: variable, list: list, expression: expression)
     }
 
     /// `[x IN list WHERE predicate | projection]`, at `[`.

@@ -281,6 +281,11 @@ extension Expression {
             guard var all = Expression.union([list] + [predicate, projection].compactMap { $0 }) else { return nil }
             if case .slot(let s) = variable { all.remove(s) }
             return all
+        case .reduce(let accumulator, let initial, let variable, let list, let expression):
+            guard var all = Expression.union([initial, list, expression]) else { return nil }
+            if case .slot(let s) = accumulator { all.remove(s) }
+            if case .slot(let s) = variable { all.remove(s) }
+            return all
         case .quantifier(_, let variable, let list, let predicate):
             guard var all = Expression.union([list, predicate]) else { return nil }
             if case .slot(let s) = variable { all.remove(s) }

@@ -326,6 +326,16 @@ struct Binder {
             return .listComprehension(variable: .slot(slot), list: resolvedList,
                                       predicate: try predicate.map { e throws(QueryError) in try inner.resolve(e, aggregates: &aggregates, allowAggregates: false) },
                                       projection: try projection.map { e throws(QueryError) in try inner.resolve(e, aggregates: &aggregates, allowAggregates: allowAggregates) })
+        case .reduce(let accumulator, let initial, let variable, let list, let expression):
+            // The start and the list read the enclosing scope; the step reads both names too.
+            let resolvedInitial = try recurse(initial)
+            let resolvedList = try recurse(list)
+            var inner = self
+            let accumulatorSlot = inner.declareLocal(accumulator)
+            let variableSlot = inner.declareLocal(variable)
+            return .reduce(accumulator: .slot(accumulatorSlot), initial: resolvedInitial, variable: .slot(variableSlot),
+                           list: resolvedList,
+                           expression: try inner.resolve(expression, aggregates: &aggregates, allowAggregates: false))
         case .quantifier(let quantifier, let variable, let list, let predicate):
             let resolvedList = try recurse(list)
             var inner = self

@@ -18,6 +18,7 @@ extension Expression {
         case .listComprehension(_, let list, let predicate, let projection):
             return [list] + [predicate, projection].compactMap { $0 }
         case .quantifier(_, _, let list, let predicate): return [list, predicate]
+        case .reduce(_, let initial, _, let list, let expression): return [initial, list, expression]
         case .mapProjection(let base, let items):
             return [base] + items.compactMap { item -> Expression? in
                 switch item {
@@ -32,6 +33,7 @@ extension Expression {
     var localSlots: Set<Int> {
         switch self {
         case .listComprehension(.slot(let s), _, _, _), .quantifier(_, .slot(let s), _, _): return [s]
+        case .reduce(.slot(let a), _, .slot(let s), _, _): return [a, s]
         default: return []
         }
     }
@@ -63,6 +65,8 @@ extension Expression {
                                       otherwise: otherwise.map(r))
         case .listComprehension(let variable, let list, let predicate, let projection):
             rebuilt = .listComprehension(variable: variable, list: r(list), predicate: predicate.map(r), projection: projection.map(r))
+        case .reduce(let accumulator, let initial, let variable, let list, let expression):
+            rebuilt = .reduce(accumulator: accumulator, initial: r(initial), variable: variable, list: r(list), expression: r(expression))
         case .quantifier(let q, let variable, let list, let predicate):
             rebuilt = .quantifier(q, variable: variable, list: r(list), predicate: r(predicate))
         case .mapProjection(let base, let items):

@@ -18,7 +18,7 @@ extension Expression {
         case .map(let entries): return entries.allSatisfy { $0.value.isDetermined(by: keys) }
         case .function(let call): return call.arguments.allSatisfy { $0.isDetermined(by: keys) }
         case .patternPredicate, .patternComprehension: return false
-        case .listComprehension, .quantifier:
+        case .listComprehension, .quantifier, .reduce:
             let locals = localSlots.map { Expression.slot($0) }
             return children.allSatisfy { $0.isDetermined(by: keys + locals) }
         case .slice, .caseExpression, .mapProjection:
