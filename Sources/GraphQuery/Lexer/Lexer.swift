@@ -171,6 +171,14 @@ package struct Lexer {
     /// Lexes digits, an optional fraction and exponent. `1..3` stays integer + `..` + integer.
     mutating func number(_ start: SourceLocation) throws(QueryError) -> Token {
         var isFloat = false
+        // `0x1F` and `0o17`: the digits (letters too, for hexadecimal) are checked by the parser.
+        if peek() == UInt8(ascii: "0"), let marker = peek(1),
+           [UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "o"), UInt8(ascii: "O")].contains(marker),
+           let c = classOf(2), c == .letter || c == .digit {
+            position += 2
+            while let c = classOf(), c == .letter || c == .digit { position += 1 }
+            return Token(kind: .integer, text: text(from: start.offset), location: start, endOffset: position)
+        }
         while classOf() == .digit { position += 1 }
         if peek() == UInt8(ascii: "."), classOf(1) == .digit {
             isFloat = true

@@ -133,20 +133,29 @@ extension Parser {
         }
     }
 
-    /// FalkorDB's integer literal rule: a leading 0 means octal (`010` is 8, `08` is an error).
+    /// Integer literals: decimal, `0x` hexadecimal and `0o` octal (openCypher), and FalkorDB's
+    /// rule that a leading 0 means octal too (`010` is 8, `08` is an error).
     func integerValue(_ token: Token, negative: Bool) throws(QueryError) -> Int64 {
-        let digits = token.text
-        let isOctal = digits.count > 1 && digits.hasPrefix("0")
-        let radix: Int64 = isOctal ? 8 : 10
+        var digits = Substring(token.text)
+        var radix: Int64 = digits.count > 1 && digits.hasPrefix("0") ? 8 : 10
+        if digits.count > 2, let marker = digits.dropFirst().first, "xXoO".contains(marker) {
+            radix = "xX".contains(marker) ? 16 : 8
+            digits = digits.dropFirst(2)
+        }
         var value: Int64 = 0
         for byte in digits.utf8 {
-            let digit = Int64(byte) - 48
-            guard digit < radix else { throw literalError("Invalid numeric value '\(digits)'", token) }
+            let digit: Int64 = switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): Int64(byte) - 48
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): Int64(byte) - 87
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): Int64(byte) - 55
+            default: 99
+            }
+            guard digit < radix else { throw literalError("Invalid numeric value '\(token.text)'", token) }
             let (shifted, o1) = value.multipliedReportingOverflow(by: radix)
             // Accumulate negatively so that Int64.min is reachable.
             let (next, o2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
             guard !o1 && !o2 else {
-                throw literalError("Integer overflow '\(negative ? "-" : "")\(digits)'", token)
+                throw literalError("Integer overflow '\(negative ? "-" : "")\(token.text)'", token)
             }
             value = next
         }
