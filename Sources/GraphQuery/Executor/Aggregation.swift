@@ -5,6 +5,8 @@
 /// The aggregating functions (FunctionCatalog lists them as `.aggregate`), by catalog name.
 enum AggregateFunction: String, Sendable {
     case count, collect, sum, avg, min, max
+    /// The value at a percentile (the nearest one), and the interpolated one (Neo4j's).
+    case percentileDisc = "percentiledisc", percentileCont = "percentilecont"
     /// The value of the group's only row, for a planner rewrite that expects one row a group
     /// (SocialPlanner); a second row throws `QueryEngine.rewriteDoesNotHold`. Its name cannot
     /// be written in a query.
@@ -22,6 +24,8 @@ struct Accumulator {
     var doubleSum: Double = 0
     var sawDouble = false
     var best: RuntimeValue = .null
+    /// The percentile asked for (percentileDisc, percentileCont), from the group's first row.
+    var percentile: Double?
 
     init(_ aggregate: BoundAggregate) {
         function = aggregate.function
@@ -35,7 +39,11 @@ struct Accumulator {
         count += 1
         switch function {
         case .count: break
-        case .collect: values.append(value)
+        case .collect, .percentileDisc, .percentileCont:
+            if function != .collect, value.numeric == nil {
+                throw RuntimeValue.typeMismatch(expected: "Integer, Float, or Null", value)
+            }
+            values.append(value)
         case .sum, .avg:
             switch value {
             case .integer(let i): integerSum = integerSum &+ i; doubleSum += Double(i)
@@ -67,7 +75,33 @@ struct Accumulator {
         case .sum: return sawDouble ? .double(doubleSum) : .integer(integerSum)
         case .avg: return count == 0 ? .null : .double(doubleSum / Double(count))
         case .min, .max, .onlyRow: return best
+        case .percentileDisc, .percentileCont:
+            guard !values.isEmpty, let p = percentile else { return .null }
+            let sorted = values.sorted { RuntimeValue.order($0, $1) < 0 }
+            if function == .percentileDisc {
+                // The nearest value at or above the percentile's rank (Neo4j's rule).
+                guard p < 1, sorted.count > 1 else { return sorted[sorted.count - 1] }
+                let rank = p * Double(sorted.count)
+                var index = Int(rank)
+                if Double(index) == rank && index > 0 { index -= 1 }
+                return sorted[Swift.min(index, sorted.count - 1)]
+            }
+            let rank = p * Double(sorted.count - 1)
+            let low = Int(rank.rounded(.down)), high = Int(rank.rounded(.up))
+            let a = sorted[low].numeric ?? 0, b = sorted[high].numeric ?? 0
+            return .double(a + (b - a) * (rank - Double(low)))
         }
+    }
+
+    /// Takes the percentile of a percentile aggregate from a row: a number from 0 to 1.
+    mutating func setPercentile(_ value: RuntimeValue) throws(QueryError) {
+        guard percentile == nil else { return }
+        guard let p = value.numeric else { throw RuntimeValue.typeMismatch(expected: "Integer or Float", value) }
+        guard p >= 0 && p <= 1 else {
+            throw QueryError(.runtime, "Invalid input for \(function == .percentileDisc ? "percentileDisc" : "percentileCont")(): "
+                             + "the percentile must be a number from 0.0 to 1.0, not \(value.plainText)")
+        }
+        percentile = p
     }
 }
 

@@ -192,8 +192,11 @@ struct GroupAggregator {
         for a in 0..<width {
             let aggregate = projection.aggregates[a]
             let value = try aggregate.argument.map { e throws(QueryError) in try context.evaluate(e, row) } ?? .bool(true)
+            if let percentile = aggregate.percentile {
+                try accumulators[g * width + a].setPercentile(try context.evaluate(percentile, row))
+            }
             try accumulators[g * width + a].add(value)
-            if aggregate.function == .collect {
+            if aggregate.function == .collect || aggregate.percentile != nil {
                 try context.watchdog.charge(Watchdog.size(of: value) + Watchdog.collectedOverhead)
             } else {
                 try context.watchdog.tick()

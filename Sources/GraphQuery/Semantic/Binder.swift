@@ -382,7 +382,11 @@ struct Binder {
                 guard let function = AggregateFunction(rawValue: signature.name) else {
                     throw QueryError(.semantic, "Aggregating function '\(call.name)' has no implementation")
                 }
-                aggregates.append(BoundAggregate(function: function, isDistinct: call.isDistinct, argument: argument))
+                let percentile = try call.arguments.dropFirst().first.map { e throws(QueryError) in
+                    try resolve(e, allowAggregates: false)
+                }
+                aggregates.append(BoundAggregate(function: function, isDistinct: call.isDistinct, argument: argument,
+                                                 percentile: percentile))
                 return .aggregateResult(aggregates.count - 1)
             }
             var arguments: [Expression] = []

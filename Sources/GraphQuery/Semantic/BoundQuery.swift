@@ -55,6 +55,8 @@ struct BoundAggregate: Sendable {
     var function: AggregateFunction
     var isDistinct: Bool
     var argument: Expression?
+    /// percentileDisc's and percentileCont's second argument.
+    var percentile: Expression? = nil
 }
 
 /// WITH or RETURN after binding. Item expressions read the input row; aggregate calls in them

@@ -21,6 +21,8 @@ enum FunctionCatalog {
             .init(name: "avg", kind: .aggregate, minArguments: 1, maxArguments: 1),
             .init(name: "min", kind: .aggregate, minArguments: 1, maxArguments: 1),
             .init(name: "max", kind: .aggregate, minArguments: 1, maxArguments: 1),
+            .init(name: "percentiledisc", kind: .aggregate, minArguments: 2, maxArguments: 2),
+            .init(name: "percentilecont", kind: .aggregate, minArguments: 2, maxArguments: 2),
             .init(name: "id", kind: .scalar, minArguments: 1, maxArguments: 1),
             .init(name: "labels", kind: .scalar, minArguments: 1, maxArguments: 1),
             .init(name: "type", kind: .scalar, minArguments: 1, maxArguments: 1),
