@@ -94,6 +94,17 @@ struct Binder {
                 }
             }
         }
+        // A query ending in a CALL returns the call's outputs, which are the row's first slots
+        // only when the call stands alone: after other clauses (`UNWIND … CALL db.labels()`)
+        // they follow the earlier variables, so a projection of them ends the query.
+        if case .call(let call)? = clauses.last?.clause,
+           call.outputs.map(\.slot) != Array(0..<call.outputs.count), let names = columns {
+            let items = zip(names, call.outputs).map { (name: $0.0, expression: Expression.slot($0.1.slot)) }
+            clauses.append((.projection(BoundProjection(items: items, aggregates: [], isDistinct: false, orderBy: [],
+                                                        sortSeesInput: false, skip: nil, limit: nil, predicate: nil)),
+                            items.count))
+            slotNames.append(Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.offset, $0.element) }))
+        }
         return BoundQuery(clauses: clauses, columns: columns, slotNames: slotNames, isUpdating: isUpdating,
                           parameterNames: query.parameterNames)
     }
