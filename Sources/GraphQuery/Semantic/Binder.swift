@@ -71,7 +71,23 @@ struct Binder {
                     throw Binder.semantic("Variable `\(unwind.variable)` already declared")
                 }
                 bound = .unwind(list: list, slot: scope.declare(unwind.variable, kind: .value))
-            case .with(let projection): bound = .projection(try bindProjection(projection, isReturn: false))
+            case .with(let projection):
+                let before = scope
+                do {
+                    bound = .projection(try bindProjection(projection, isReturn: false))
+                } catch {
+                    // WITH's WHERE may read variables the WITH does not pass on (openCypher:
+                    // `WITH c WHERE r IS NULL`): a plain WITH filters its input first, then projects.
+                    scope = before
+                    guard let filter = prefilter(projection) else { throw error }
+                    clauses.append((.projection(filter), scope.width))
+                    slotNames.append(Dictionary(scope.names.compactMap { n in scope[n].map { ($0.slot, n) } }, uniquingKeysWith: { a, _ in a }))
+                    var rest = projection
+                    rest.predicate = nil
+                    let projected = try bindProjection(rest, isReturn: false)
+                    guard projected.aggregates.isEmpty else { throw error }
+                    bound = .projection(projected)
+                }
             case .return(let projection):
                 let p = try bindProjection(projection, isReturn: true)
                 columns = p.items.map(\.name)
@@ -215,6 +231,28 @@ struct Binder {
     }
 
     // MARK: projections
+
+    /// For a plain WITH (no aggregation, DISTINCT, ORDER BY, SKIP or LIMIT) whose WHERE reads
+    /// variables of its input, the WHERE as a filter on the input row: a projection passing
+    /// every slot on as it is (slot i stays slot i), with the WHERE, its aliases replaced by
+    /// what they name. Nil when the WHERE does not bind that way either.
+    func prefilter(_ projection: Projection) -> BoundProjection? {
+        guard let predicate = projection.predicate, !projection.isDistinct, projection.orderBy.isEmpty,
+              projection.skip == nil, projection.limit == nil else { return nil }
+        var aliases: [String: Expression] = [:]
+        for item in projection.items {
+            if let alias = item.alias { aliases[alias] = item.expression }
+        }
+        let substituted = predicate.rewritten { e in
+            if case .variable(let name, _) = e { return aliases[name] } else { return nil }
+        }
+        guard let resolved = try? resolve(substituted, allowAggregates: false) else { return nil }
+        var names: [Int: String] = [:]
+        for name in scope.names { if let entry = scope[name] { names[entry.slot] = name } }
+        let items = (0..<scope.width).map { slot in (name: names[slot] ?? " slot \(slot)", expression: Expression.slot(slot)) }
+        return BoundProjection(items: items, aggregates: [], isDistinct: false, orderBy: [], sortSeesInput: false,
+                               skip: nil, limit: nil, predicate: resolved)
+    }
 
     mutating func bindProjection(_ projection: Projection, isReturn: Bool) throws(QueryError) -> BoundProjection {
         var items: [(name: String, expression: Expression)] = []
