@@ -282,6 +282,11 @@ extension ExecutionContext {
         default: break
         }
         let b = try evaluate(rhs, row, aggregates: aggregates)
+        // NaN is neither below nor above any number (openCypher): false, not null.
+        if op == .less || op == .lessEqual || op == .greater || op == .greaterEqual,
+           let x = a.numeric, let y = b.numeric, x.isNaN || y.isNaN {
+            return .bool(false)
+        }
         switch op {
         case .equal: return RuntimeValue.equals(a, b).map(RuntimeValue.bool) ?? .null
         case .notEqual: return RuntimeValue.equals(a, b).map { .bool(!$0) } ?? .null

@@ -259,7 +259,8 @@ struct Binder {
         var kinds: [VariableKind] = []
         var sourceTexts: [String] = []
         if projection.includesAll {
-            let visible = scope.names
+            // openCypher orders the columns of `*` by name.
+            let visible = scope.names.sorted()
             if visible.isEmpty && projection.items.isEmpty {
                 throw Binder.semantic("\(isReturn ? "RETURN" : "WITH") * is not allowed when there are no variables in scope")
             }
