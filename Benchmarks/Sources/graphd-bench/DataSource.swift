@@ -4,6 +4,7 @@
 // friendships only) or a preset generated in memory (`--preset`, same seed → same graph as
 // `generate` writes).
 
+import GraphStore
 import SocialData
 
 /// What a result file says about the data it measured.
@@ -31,6 +32,16 @@ struct DatasetFacts: Codable, Sendable {
         for u in 0..<data.userCount { best = max(best, reference.offsets[u + 1] - reference.offsets[u]) }
         maxDegree = best
     }
+}
+
+/// The data set of `--data`/`--edges`/`--preset` with its reference answers, built into an
+/// in-memory store named `social` (the phrasings and executor commands' graph).
+func loadStore(_ options: Options) throws -> (data: SocialDataset, source: String, reference: Reference, store: GraphStore) {
+    let (data, source) = try loadDataset(options)
+    let reference = Reference(data: data)
+    var builder = GraphBuilder()
+    try data.load(into: &builder)
+    return (data, source, reference, GraphStore.inMemory(name: "social", graph: try (consume builder).build()))
 }
 
 /// Reads `--data DIR`, reads `--edges FILE` (a SNAP edge list: friendships only) or generates

@@ -63,11 +63,7 @@ enum ExecutorCommand {
         let passes = try options.int("passes", default: 3)
         guard (1...100).contains(passes) else { throw UsageError("--passes wants 1…100, got \(passes)") }
         if buildConfiguration == "debug" { progress("WARNING: a debug build; build with -c release for figures") }
-        let (data, source) = try loadDataset(options)
-        let reference = Reference(data: data)
-        var builder = GraphBuilder()
-        try data.load(into: &builder)
-        let store = GraphStore.inMemory(name: "social", graph: try (consume builder).build())
+        let (data, source, reference, store) = try loadStore(options)
         let samples = Samples(data: data, reference: reference, seed: UInt64(try options.int("sample-seed", default: 7)),
                               users: try options.int("users", default: 20), others: 0)
         var report = ExecutorReport(arguments: arguments, dataset: DatasetFacts(source: source, data: data, reference: reference),

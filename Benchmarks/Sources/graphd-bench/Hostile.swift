@@ -187,9 +187,15 @@ struct HostileBench: Sendable {
     }
 
     /// The server's peak resident memory (VmHWM), in MiB.
-    func peakRSS() -> Double? {
+    func peakRSS() -> Double? { statusMiB("VmHWM:") }
+
+    /// The server's resident memory now (VmRSS), in MiB.
+    func residentMiB() -> Double? { statusMiB("VmRSS:") }
+
+    /// A kB field of the server's /proc status, in MiB.
+    func statusMiB(_ field: String) -> Double? {
         guard let pid, let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
               let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
         return kb / 1024
     }
@@ -273,13 +279,6 @@ struct HostileBench: Sendable {
         return "\(clients.count) connections, \(clients.count / 10) MB sent; the server grew by \(Int(grown)) MiB"
     }
 
-    /// The server's resident memory now (VmRSS), in MiB.
-    func residentMiB() -> Double? {
-        guard let pid, let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
-        return kb / 1024
-    }
 
     func flood(port: Int, _ stop: StopFlag) throws -> String {
         let chunk = [UInt8](repeating: 0, count: 0) + (0..<1000).flatMap { _ in Array("*1\r\n$4\r\nPING\r\n".utf8) }
@@ -306,67 +305,58 @@ struct HostileBench: Sendable {
     }
 
     func reconnectStorm(_ stop: StopFlag) throws -> String {
-        let count = Atomic<Int>(0), wrong = Atomic<Int>(0)
-        let group = DispatchGroup()
-        for _ in 0..<4 {
-            group.enter()
-            Thread {
-                while !stop.isSet {
-                    if (try? RESPClient(port: port).call(["PING"])) == .simple("PONG") { count.add(1, ordering: .relaxed) }
-                    else { wrong.add(1, ordering: .relaxed) }
-                }
-                group.leave()
-            }.start()
+        let port = self.port
+        let (ok, failed) = repeatedly(threads: 4, until: stop) { _, _ in
+            (try? RESPClient(port: port).call(["PING"])) == .simple("PONG")
         }
-        group.wait()
-        let failed = wrong.load(ordering: .relaxed)
-        return (failed == 0 ? "" : "WRONG: \(failed) failed, ") + "\(count.load(ordering: .relaxed)) connect-PING-close cycles"
+        return (failed == 0 ? "" : "WRONG: \(failed) failed, ") + "\(ok) connect-PING-close cycles"
     }
 
     func garbage(_ stop: StopFlag) throws -> String {
-        let closed = Atomic<Int>(0), other = Atomic<Int>(0)
-        let group = DispatchGroup()
-        for t in 0..<4 {
-            group.enter()
-            Thread {
-                var random = SeededRandom(seed: UInt64(t + 1))
-                while !stop.isSet {
-                    guard let c = try? RESPClient(port: port) else { other.add(1, ordering: .relaxed); continue }
-                    c.setReceiveTimeout(seconds: 5)
-                    // A frame the decoder must refuse: a bad multibulk count, then noise.
-                    let noise = (0..<256).map { _ in UInt8(truncatingIfNeeded: random.next() as UInt64) }
-                    try? c.sendRaw(Array("*x\r\n".utf8) + noise)
-                    if case .error(let message)? = try? c.readReply(), message.hasPrefix("ERR Protocol error") { closed.add(1, ordering: .relaxed) }
-                    else { other.add(1, ordering: .relaxed) }
-                }
-                group.leave()
-            }.start()
+        let port = self.port
+        let (ok, failed) = repeatedly(threads: 4, until: stop) { thread, call in
+            guard let c = try? RESPClient(port: port) else { return false }
+            c.setReceiveTimeout(seconds: 5)
+            // A frame the decoder must refuse: a bad multibulk count, then noise.
+            var random = SeededRandom(seed: UInt64(thread) << 32 | UInt64(call))
+            let noise = (0..<256).map { _ in UInt8(truncatingIfNeeded: random.next() as UInt64) }
+            try? c.sendRaw(Array("*x\r\n".utf8) + noise)
+            if case .error(let message)? = try? c.readReply() { return message.hasPrefix("ERR Protocol error") }
+            return false
         }
-        group.wait()
-        let wrong = other.load(ordering: .relaxed)
-        return (wrong == 0 ? "" : "WRONG: \(wrong) without the protocol error, ") + "\(closed.load(ordering: .relaxed)) protocol errors and closes"
+        return (failed == 0 ? "" : "WRONG: \(failed) without the protocol error, ") + "\(ok) protocol errors and closes"
     }
 
     func heavyQueries(_ stop: StopFlag) throws -> String {
-        let done = Atomic<Int>(0), failed = Atomic<Int>(0)
-        let group = DispatchGroup()
         let query = "CYPHER id=\(hub) MATCH (u:User {id: $id})-[:FRIEND]-(f)-[:FRIEND]-(c) RETURN count(DISTINCT c)"
-        for _ in 0..<32 {
+        let graph = self.graph
+        let clients = try (0..<32).map { _ in UncheckedBox(try RESPClient(port: port)) }
+        let (ok, failed) = repeatedly(threads: clients.count, until: stop) { thread, _ in
+            if case .array? = try? clients[thread].value.call(["GRAPH.RO_QUERY", graph, query]) { return true }
+            return false
+        }
+        return (failed == 0 ? "" : "WRONG: \(failed) failed, ") + "\(ok) two-hop counts from user \(hub)"
+    }
+
+    /// Calls `body(thread, call)` over and over on `threads` threads until `stop` is set;
+    /// counts the calls that returned true and those that returned false.
+    func repeatedly(threads: Int, until stop: StopFlag,
+                    _ body: @escaping @Sendable (_ thread: Int, _ call: Int) -> Bool) -> (ok: Int, failed: Int) {
+        let ok = Atomic<Int>(0), failed = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for thread in 0..<threads {
             group.enter()
-            let graph = self.graph, port = self.port
             Thread {
-                if let c = try? RESPClient(port: port) {
-                    while !stop.isSet {
-                        if case .array? = try? c.call(["GRAPH.RO_QUERY", graph, query]) { done.add(1, ordering: .relaxed) }
-                        else { failed.add(1, ordering: .relaxed) }
-                    }
+                var call = 0
+                while !stop.isSet {
+                    if body(thread, call) { ok.add(1, ordering: .relaxed) } else { failed.add(1, ordering: .relaxed) }
+                    call += 1
                 }
                 group.leave()
             }.start()
         }
         group.wait()
-        let wrong = failed.load(ordering: .relaxed)
-        return (wrong == 0 ? "" : "WRONG: \(wrong) failed, ") + "\(done.load(ordering: .relaxed)) two-hop counts from user \(hub)"
+        return (ok.load(ordering: .relaxed), failed.load(ordering: .relaxed))
     }
 
     func countWrites() throws -> Int {

@@ -53,11 +53,7 @@ enum PhrasingsCommand {
         guard parameters.budget > 0, parameters.checkTimeout > 0 else { throw UsageError("--budget and --check-timeout want more than 0") }
         if buildConfiguration == "debug" { progress("WARNING: a debug build; build with -c release for figures") }
 
-        let (data, source) = try loadDataset(options)
-        let reference = Reference(data: data)
-        var builder = GraphBuilder()
-        try data.load(into: &builder)
-        let store = GraphStore.inMemory(name: "social", graph: try (consume builder).build())
+        let (data, source, reference, store) = try loadStore(options)
         progress("loaded \(data.userCount) users, \(data.friendshipCount) friendships")
         let samples = Samples(data: data, reference: reference, seed: parameters.sampleSeed,
                               users: parameters.users, others: parameters.users)
