@@ -133,7 +133,10 @@ struct Binder {
         if let existing = scope[variable] {
             // A plain value (from UNWIND or WITH) may hold an entity: checked when the plan runs.
             guard existing.kind == kind || existing.kind == .value else {
-                throw Binder.semantic("The alias '\(variable)' was specified for both a node and a relationship")
+                let kinds = Set([existing.kind, kind])
+                throw Binder.semantic(kinds == [.node, .relationship]
+                    ? "The alias '\(variable)' was specified for both a node and a relationship"
+                    : "The alias '\(variable)' was specified for both a \(existing.kind) and a \(kind)")
             }
             return (existing.slot, true)
         }
@@ -165,7 +168,7 @@ struct Binder {
         for part in match.patterns {
             guard let path = part.pathVariable else { pathSlots.append(nil); continue }
             if scope[path] != nil { throw Binder.semantic("Variable `\(path)` already declared") }
-            pathSlots.append(scope.declare(path, kind: .value))
+            pathSlots.append(scope.declare(path, kind: .path))
         }
         for (i, (part, shape)) in zip(match.patterns, shapes).enumerated() {
             var bound = BoundPattern(nodes: [], relationships: [], pathSlot: pathSlots[i])

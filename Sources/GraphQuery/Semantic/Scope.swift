@@ -3,7 +3,7 @@
 
 /// What a variable holds, so that `(a)-[a]->()` or reusing a relationship as a node is caught.
 enum VariableKind: Sendable, Equatable {
-    case node, relationship, value
+    case node, relationship, path, value
 }
 
 /// Variables in scope: name → slot, in declaration order (the order `RETURN *` uses).
