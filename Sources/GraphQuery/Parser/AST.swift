@@ -246,6 +246,9 @@ package struct PatternPredicate: Sendable {
     /// For a pattern comprehension `[(a)-->(b) WHERE … | b.name]`: the value collected per match
     /// (nil for an existence test).
     package var projection: Expression? = nil
+    /// True for `EXISTS { … }`, which may name new variables; a bare pattern used as a
+    /// predicate may not (openCypher: its variables must be bound already).
+    package var isSubquery = false
     var plan: [PatternOperator] = []
     /// Row width the check needs (hidden slots for its anonymous elements).
     var width = 0

@@ -369,7 +369,9 @@ extension Parser {
         let patterns = try parsePatternList()
         let predicate = acceptKeyword("WHERE") ? try parseExpression() : nil
         try expect(.rightBrace, "'}'")
-        return .patternPredicate(PatternPredicate(patterns: patterns, predicate: predicate, location: location))
+        var subquery = PatternPredicate(patterns: patterns, predicate: predicate, location: location)
+        subquery.isSubquery = true
+        return .patternPredicate(subquery)
     }
 }
 

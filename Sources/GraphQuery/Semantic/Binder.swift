@@ -482,6 +482,14 @@ extension Binder {
     /// Binds a pattern used as a predicate into match operators run against the current row.
     /// Its new variables live in slots past the row and are not visible afterwards.
     func bindPatternPredicate(_ pattern: PatternPredicate) throws(QueryError) -> PatternPredicate {
+        if pattern.projection == nil, !pattern.isSubquery {
+            for part in pattern.patterns {
+                let names = [part.pathVariable] + part.nodes.map(\.variable) + part.relationships.map(\.variable)
+                for case let name? in names where scope[name] == nil {
+                    throw Binder.semantic("'\(name)' not defined: a pattern used as a predicate may not introduce a variable (use EXISTS { MATCH … })")
+                }
+            }
+        }
         var inner = self
         let match = try inner.bindMatch(MatchClause(isOptional: false, patterns: pattern.patterns, predicate: pattern.predicate))
         var bound = pattern
