@@ -89,6 +89,12 @@ extension ExecutionContext {
         case .filter(let predicate):
             guard try evaluate(predicate, row) == .bool(true) else { return true }
             return try match(operators, index + 1, &row, emit)
+        case .reverseList(let slot):
+            guard case .list(let list) = row[slot] else { return try match(operators, index + 1, &row, emit) }
+            let walked = row[slot]
+            row[slot] = .list(list.reversed())
+            defer { row[slot] = walked }
+            return try match(operators, index + 1, &row, emit)
         case .bindPath(let slot, let nodeSlots, let relationshipSlots):
             guard case .node(let first) = row[nodeSlots[0]] else { return true }
             var nodes = [first], relationships: [Relationship] = []

@@ -38,6 +38,9 @@ indirect enum PatternOperator: Sendable {
     case adjacencyCheck(from: Int, to: Int, types: [String], direction: PatternDirection)
     /// A WHERE conjunct, placed right after the operator that binds the last slot it reads.
     case filter(Expression)
+    /// The list of relationships in `slot` reversed: a variable-length relationship walked from
+    /// its pattern's right end is bound in the pattern's order, left to right.
+    case reverseList(slot: Int)
     /// Builds the path value of `p = (…)` from the pattern's node and relationship slots.
     case bindPath(slot: Int, nodes: [Int], relationships: [Int])
 }

@@ -145,7 +145,7 @@ enum Normalizer {
         var bound = match.boundBefore
         for p in patterns.indices {
             let pattern = patterns[p]
-            if pattern.pathSlot == nil, pattern.nodes.count > 1,
+            if mayReverse(pattern), pattern.nodes.count > 1,
                Planner.startIndex(of: pattern, bound: bound) == pattern.nodes.count - 1,
                Planner.startIndex(of: reversed(pattern), bound: bound) == 0 {
                 patterns[p] = reversed(pattern)
@@ -162,10 +162,16 @@ enum Normalizer {
         let (aFirst, aLast) = (a.nodes[0].slot, a.nodes[a.nodes.count - 1].slot)
         let (bFirst, bLast) = (b.nodes[0].slot, b.nodes[b.nodes.count - 1].slot)
         if aLast == bFirst { return appended(a, b) }
-        if aLast == bLast { return appended(a, reversed(b)) }
+        if aLast == bLast, mayReverse(b) { return appended(a, reversed(b)) }
         if aFirst == bLast { return appended(b, a) }
-        if aFirst == bFirst { return appended(reversed(a), b) }
+        if aFirst == bFirst, mayReverse(a) { return appended(reversed(a), b) }
         return nil
+    }
+
+    /// Whether writing `pattern` from its other end keeps what it binds: not with a path
+    /// variable or a named variable-length relationship, whose lists run left to right.
+    static func mayReverse(_ pattern: BoundPattern) -> Bool {
+        pattern.pathSlot == nil && !pattern.relationships.contains { $0.length != nil && $0.isNamed }
     }
 
     /// `a` followed by `b`, whose first node is `a`'s last: that node's labels and properties

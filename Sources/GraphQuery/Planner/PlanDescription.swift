@@ -107,6 +107,7 @@ extension LogicalPlan {
             return "NodeFilter \(n(slot))\(labelText)\(keys)"
         case .relationshipFilter(let slot, let properties):
             return "RelationshipFilter \(n(slot)) {" + properties.map(\.key).joined(separator: ", ") + "}"
+        case .reverseList(let slot): return "ReverseList \(n(slot))"
         case .bindPath(let slot, _, _): return "BindPath \(n(slot))"
         case .filter: return "Filter"
         }

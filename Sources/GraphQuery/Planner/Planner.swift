@@ -106,6 +106,9 @@ enum Planner {
                                                      toIsBound: bound.contains(to.slot), min: length.min, max: length.max,
                                                      properties: relationship.properties, exclude: relationshipsOfGroup[group] ?? [],
                                                      bindsRelationships: relationship.isNamed || pattern.pathSlot != nil))
+                    if !rightwards && (relationship.isNamed || pattern.pathSlot != nil) {
+                        operators.append(.reverseList(slot: relationship.slot))
+                    }
                     if !to.labels.isEmpty || !to.properties.isEmpty {
                         operators.append(.nodeFilter(slot: to.slot, labels: to.labels, properties: to.properties))
                     }
