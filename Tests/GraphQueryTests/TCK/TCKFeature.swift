@@ -29,7 +29,8 @@ struct TCKScenario: Sendable {
 enum TCKFeatureParser {
     /// Every scenario of a feature file's text.
     static func scenarios(in text: String, file: String) -> [TCKScenario] {
-        let lines = text.components(separatedBy: "\n")
+        // Some files have CRLF line ends (a "\r\n" is one Character: split on scalars).
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
         var result: [TCKScenario] = []
         var background: [TCKStep] = []
         var current: (title: String, isOutline: Bool, tags: [String], steps: [TCKStep])?
