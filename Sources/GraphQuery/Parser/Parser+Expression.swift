@@ -194,7 +194,10 @@ extension Parser {
             try expect(.rightParen, "')'")
             return inner
         case .symbol(.leftBracket):
-            if next.isSymbol(.leftParen), let comprehension = try attemptPatternComprehension() { return comprehension }
+            // `[(a)-->(b) | …]`, or one that names its path: `[p = (a)-->(b) | p]`.
+            let namesPath = (next.kind == .identifier || next.kind == .escapedIdentifier)
+                && tokens[min(index + 2, tokens.count - 1)].isSymbol(.equal) && tokens[min(index + 3, tokens.count - 1)].isSymbol(.leftParen)
+            if next.isSymbol(.leftParen) || namesPath, let comprehension = try attemptPatternComprehension() { return comprehension }
             if next.kind == .identifier || next.kind == .escapedIdentifier, tokens[min(index + 2, tokens.count - 1)].isKeyword("IN") {
                 return try parseListComprehension()
             }
