@@ -388,7 +388,7 @@ final class Server: @unchecked Sendable {
     /// Leads the loop: waits for events and handles them, until this thread takes a read to run
     /// (returned, the seat given up and the standby armed) or the loop is over (nil).
     private func lead() -> CommandJob? {
-        var timeout: Int32 = state.withLock { _ in backlog.isEmpty ? (stopping ? 50 : -1) : 0 }
+        var timeout: Int32 = state.withLock { _ in waitTimeout }
         while true {
             let ready: [(token: UInt64, events: Epoll.Events)]
             do {
@@ -414,7 +414,7 @@ final class Server: @unchecked Sendable {
                     endLoop()
                     return (true, nil, 0)
                 }
-                guard let read = pendingInline else { return (false, nil, backlog.isEmpty ? (stopping ? 50 : -1) : 0) }
+                guard let read = pendingInline else { return (false, nil, waitTimeout) }
                 pendingInline = nil
                 if armStandby() {
                     // (`inlineReadStart` is stored already: see `waitOnStandby`.)
@@ -426,7 +426,7 @@ final class Server: @unchecked Sendable {
                 inlineRunning = false
                 poolReads += 1
                 dispatch(read, on: readPool)
-                return (false, nil, backlog.isEmpty ? (stopping ? 50 : -1) : 0)
+                return (false, nil, waitTimeout)
             }
             if finished { return nil }
             if let read { return read }
@@ -675,13 +675,13 @@ final class Server: @unchecked Sendable {
 
     /// Reads what the socket holds (a bounded number of times, for fairness).
     private func readAvailable(token: UInt64, slot: Slot) {
+        // No command takes an argument longer than MAX_QUERY_LENGTH: a longer one is read past
+        // unbuffered and its request answered with the error (the limit read once a turn).
+        slot.connection.setMaxArgumentLength(Int(context.configuration.limits.maxQueryLength))
         for _ in 0..<16 {
             guard slot.connection.wantsInput else { return }
             let count = readBuffer.withUnsafeMutableBytes { read(slot.descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
-                // No command takes an argument longer than MAX_QUERY_LENGTH: a longer one is
-                // read past unbuffered and its request answered with the error.
-                slot.connection.setMaxArgumentLength(Int(context.configuration.limits.maxQueryLength))
                 let actions = slot.connection.received(readBuffer[0..<count])
                 perform(actions, token: token, slot: slot)
                 if count < readBuffer.count { return }
@@ -795,6 +795,10 @@ final class Server: @unchecked Sendable {
             }
         }
     }
+
+    /// How long the leader may wait for events: not at all while connections wait for their
+    /// next turn (`backlog`), 50 ms while stopping, else until something happens.
+    private var waitTimeout: Int32 { backlog.isEmpty ? (stopping ? 50 : -1) : 0 }
 
     /// Gives each connection that used up its last turn its next one (`inlineCommandsPerTurn`).
     private func serveBacklog() {
