@@ -389,7 +389,7 @@ public final class QueryEngine: Sendable {
         let bound = try Binder.bind(query, registry: procedures)
         // Rewrites of the syntax tree bind again; the original bound first, so errors are its own.
         let rewritten = optimize ? CollectUnwind.rewrite(query).flatMap { try? Binder.bind($0, registry: procedures) } : nil
-        let plan = optimize ? SocialTemplates.plan(body, bound: bound, registry: procedures) ?? Planner.plan(rewritten ?? bound, batched: batched)
+        let plan = optimize ? Planner.plan(rewritten ?? bound, batched: batched)
             : Planner.plan(bound, optimize: false, batched: batched)
         var fallback: CompiledPlan?
         if plan.mayNotHold {

@@ -98,8 +98,8 @@ import GraphStore
             CALL social.relationships($v, $users) YIELD user, relation, mutual, requestSent, requestReceived, blockedByViewer, blocksViewer
             RETURN user.id, relation, mutual, requestSent, requestReceived, blockedByViewer, blocksViewer
             """, p)
-        // docs/social.md's plain form (the planner runs it on the kernel: SocialTemplateTests).
-        let plain = try rows(engine, store, SocialTemplateTests.plainLabels, ["viewer": p["v"]!, "users": p["users"]!])
+        // docs/social.md's plain form (the planner runs it on the kernel: SocialPipelineTests).
+        let plain = try rows(engine, store, SocialPipelineTests.plainLabels, ["viewer": p["v"]!, "users": p["users"]!])
         #expect(procedure.count == 7)
         #expect(procedure == plain)
         #expect(procedure[0][1] == .string("SELF"))
@@ -111,8 +111,8 @@ import GraphStore
         let (store, engine) = try Self.socialStore()
         let procedure = try rows(engine, store, "CALL social.invitableAudience(100, {hops: 2}) YIELD user, relation, mutual RETURN user.id, relation, mutual")
         // The plain form through the general plan (as written it runs on the kernel:
-        // SocialTemplateTests).
-        let plain = try rows(engine, store, SocialTemplateTests.general(SocialTemplateTests.plainAudience), ["event": .integer(100)])
+        // SocialPipelineTests).
+        let plain = try rows(engine, store, SocialPipelineTests.general(SocialPipelineTests.plainAudience), ["event": .integer(100)])
         #expect(!procedure.isEmpty && procedure == plain)
         let ids = procedure.map { $0[0] }
         for excluded in [0, 1, 2, 3] { #expect(!ids.contains(.integer(Int64(excluded)))) }

@@ -11,7 +11,7 @@ enum Planner {
     static func plan(_ query: BoundQuery, optimize: Bool = true, batched: Bool? = nil) -> LogicalPlan {
         let batched = batched ?? optimize
         // One canonical form per meaning, then the rules that put it on the kernels (Planner/Social*.swift).
-        let query = optimize ? SocialPlanner.rewrite(Normalizer.normalize(query)) : query
+        let query = optimize ? SocialPlanner.rewrite(SocialPipelines.rewrite(Normalizer.normalize(query))) : query
         var steps: [(step: PlanStep, width: Int)] = []
         for (clause, width) in query.clauses {
             switch clause {

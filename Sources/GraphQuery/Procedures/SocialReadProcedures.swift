@@ -246,7 +246,7 @@ struct SocialRelationshipsProcedure: Procedure {
     }
 
     /// The rows of docs/social.md's plain relationship-label query up to its grouping WITH, in
-    /// the order of its `ORDER BY i`, for the planner's rewrite of it (Planner/SocialTemplates.swift,
+    /// the order of its `ORDER BY i`, for the planner's rewrite of it (Planner/SocialPipelines.swift,
     /// which passes a third argument, `true`): `viewers` is a node the query's first MATCH
     /// bound, or the list of all of them in its order, `elements` the values `$users[i]` takes for each i of
     /// `range(0, size($users) - 1)`, evaluated by the query itself. Per element, in order, then
@@ -258,7 +258,7 @@ struct SocialRelationshipsProcedure: Procedure {
     /// flags are the documented RETURN's expressions over those rows: `SELF` when x is v,
     /// `FRIEND` when a FRIEND joins them either way, `CONNECTION` when the count is above 0,
     /// else `NONE`; each flag false for the viewer itself, else whether the FRIEND_REQUEST or
-    /// BLOCKED relationship exists that way. The names are the template's (graphd's standard
+    /// BLOCKED relationship exists that way. The names are the pipeline's (graphd's standard
     /// ones), whatever the registry was given.
     func patternRows(viewers: RuntimeValue, elements: RuntimeValue, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
         guard case .list(let elements) = elements else { return [] }
@@ -371,7 +371,7 @@ struct SocialInvitableAudienceProcedure: Procedure {
     }
 
     /// The rows of docs/social.md's plain audience query, for the planner's rewrite of it
-    /// (Planner/SocialTemplates.swift, which passes a third argument, `true`): `pairs` is the
+    /// (Planner/SocialPipelines.swift, which passes a third argument, `true`): `pairs` is the
     /// list of distinct `[event, host]` the query's first MATCH found; `isFriend` is the query's
     /// `isFriend` and `relation` its `CASE WHEN isFriend THEN 'FRIEND' ELSE 'CONNECTION' END`. Where the pattern and the kernel differ, the pattern wins: a FRIEND
     /// self-loop makes the host (or a friend) one of the host's own friends, so it counts as a
@@ -442,7 +442,7 @@ struct SocialInvitationsProcedure: Procedure {
     }
 
     /// The rows of docs/social.md's plain invitation feed up to its second grouping WITH, for
-    /// the planner's rewrite of it (Planner/SocialTemplates.swift, which passes a third
+    /// the planner's rewrite of it (Planner/SocialPipelines.swift, which passes a third
     /// argument, `true`): `users` is a node the query's first MATCH bound, or the list of all
     /// of them in its order, and `user` each row's; their rows come user by user. Each `:Event` the
     /// user has an INVITED or ATTENDING relationship to, in the order the MATCH's expansion
@@ -456,7 +456,7 @@ struct SocialInvitationsProcedure: Procedure {
     /// `CONNECTION` when the count is above 0, else `NONE`. `byStart` (a fourth argument, when
     /// the query's `ORDER BY event.starts_at, id(event)` was dropped): the same rows sorted
     /// stably by the event's `starts_at` (as ORDER BY orders values), then its node id. The
-    /// names are the template's (graphd's standard ones).
+    /// names are the pipeline's (graphd's standard ones).
     func patternRows(users: RuntimeValue, byStart: Bool, graph: Graph, context: inout ProcedureContext) -> ProcedureRows {
         let users = SocialProcedureShared.nodes(users)
         let schema = context.socialSchema(graph, names: .standard)
