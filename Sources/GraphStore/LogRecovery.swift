@@ -116,7 +116,8 @@ enum LogRecovery {
             case .clean(let end):
                 if isLast {
                     let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: number, end: end,
-                                        lastSequence: sequence, finishedSegmentBytes: finished, snapshotNumber: base)
+                                        lastSequence: sequence, finishedSegmentBytes: finished, snapshotNumber: base,
+                                        allocated: try file.size())
                     return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
                 }
                 finished[number] = end
@@ -207,6 +208,8 @@ enum LogRecovery {
         while offset < bytes.count {
             guard let (payload, next) = validRecord(in: bytes, at: offset),
                   let (recordSequence, mutations) = try? MutationCodec.decode(payload) else {
+                // Zeros to the end: the preallocated rest of the segment (AppendLog.swift).
+                if bytes[offset...].allSatisfy({ $0 == 0 }) { return .clean(end: offset) }
                 // An invalid record: a torn tail only if nothing valid follows it.
                 if let later = firstValidRecord(in: bytes, after: offset) {
                     return .damaged(offset: offset, reason: "corrupt record", detail: " (a valid record follows at offset \(later))",

@@ -35,6 +35,19 @@ import GraphTestSupport
         return (data + "/graphs/social/log-00000001.glog", store.read { $0.dump() })
     }
 
+    /// A log file's bytes without the zeros preallocated after its records (AppendLog.swift):
+    /// the header and the records, as a log written without preallocation would hold them.
+    func logRecordBytes(_ path: String) throws -> [UInt8] {
+        let bytes = try fileBytes(path)
+        var offset = AppendLog.headerLength
+        while offset + AppendLog.recordHeaderLength <= bytes.count {
+            let length = Int(bytes.littleEndian(UInt32.self, at: offset))
+            guard length > 0, offset + AppendLog.recordHeaderLength + length <= bytes.count else { break }
+            offset += AppendLog.recordHeaderLength + length
+        }
+        return Array(bytes[0..<min(offset, bytes.count)])
+    }
+
     /// Start offsets of the records in a log file.
     func recordOffsets(_ bytes: [UInt8]) -> [Int] {
         var offsets: [Int] = []
@@ -49,7 +62,7 @@ import GraphTestSupport
     @Test func reopenedGraphIsIdenticalIncludingIds() throws {
         try withTemporaryDirectory { data in
             let (log, dump) = try writeSampleGraph(in: data)
-            #expect(recordOffsets(try fileBytes(log)).count == 4)
+            #expect(recordOffsets(try logRecordBytes(log)).count == 4)
             let after: String = try {
                 let reopened = try DataDirectory(path: data)
                 let store = try #require(try reopened.graph(named: "social"))
@@ -61,14 +74,14 @@ import GraphTestSupport
             }()
             let again = try DataDirectory(path: data)
             #expect(try again.graph(named: "social")?.read { $0.dump() } == after)
-            #expect(recordOffsets(try fileBytes(log)).count == 5)
+            #expect(recordOffsets(try logRecordBytes(log)).count == 5)
         }
     }
 
     @Test func tornLastRecordIsCutOffAtEveryOffset() throws {
         try withTemporaryDirectory { data in
             let (log, _) = try writeSampleGraph(in: data)
-            let full = try fileBytes(log)
+            let full = try logRecordBytes(log)
             let last = recordOffsets(full).last!
             // The graph as it was before the last record.
             let expected: String = try withTemporaryDirectory { other in
@@ -91,7 +104,7 @@ import GraphTestSupport
     @Test func checksumFailingLastRecordIsCutOff() throws {
         try withTemporaryDirectory { data in
             let (log, _) = try writeSampleGraph(in: data)
-            var bytes = try fileBytes(log)
+            var bytes = try logRecordBytes(log)
             let last = recordOffsets(bytes).last!
             bytes[bytes.count - 1] ^= 0x01
             try writeFileBytes(log, bytes)
@@ -103,22 +116,71 @@ import GraphTestSupport
         }
     }
 
-    @Test func zeroFilledTailIsCutOff() throws {
+    @Test func aZeroFilledTailIsThePreallocatedEndOfTheLog() throws {
         try withTemporaryDirectory { data in
             let (log, dump) = try writeSampleGraph(in: data)
-            let full = try fileBytes(log)
-            try writeFileBytes(log, full + [UInt8](repeating: 0, count: 100))
-            let directory = try DataDirectory(path: data)
-            #expect(try directory.graph(named: "social")?.read { $0.dump() } == dump)
-            #expect(directory.recoveryMessages.count == 1)
-            #expect(try fileBytes(log) == full)
+            // As written: the records, then the zeros the log wrote ahead of them.
+            let written = try fileBytes(log)
+            let records = try logRecordBytes(log)
+            #expect(written.count % AppendLog.preallocationChunk == 0 && written.count > records.count)
+            #expect(written[records.count...].allSatisfy { $0 == 0 })
+            // Zeros after the records, however many: the end of the log, kept, nothing reported.
+            for zeros in [written.count - records.count, 1, 100] {
+                try writeFileBytes(log, records + [UInt8](repeating: 0, count: zeros))
+                let directory = try DataDirectory(path: data)
+                let store = try #require(try directory.graph(named: "social"))
+                #expect(store.read { $0.dump() } == dump)
+                #expect(directory.recoveryMessages.isEmpty)
+                #expect(try fileBytes(log) == records + [UInt8](repeating: 0, count: zeros))
+            }
+            // The next record goes right after the last one, over the zeros.
+            let nodes = try {
+                let directory = try DataDirectory(path: data)
+                let store = try #require(try directory.graph(named: "social"))
+                try store.write { g in _ = try g.createNode(labels: [g.internLabel("Late")], properties: []) }
+                return store.read { $0.nodeCount }
+            }()
+            let after = try logRecordBytes(log)
+            #expect(Array(after[0..<records.count]) == records && recordOffsets(after).count == recordOffsets(records).count + 1)
+            #expect(try DataDirectory(path: data).graph(named: "social")?.read { $0.nodeCount } == nodes)
+        }
+    }
+
+    /// A crash mid-append into a preallocated segment leaves part of the record followed by
+    /// zeros: at every offset of the last record, that is a torn tail, cut, with every earlier
+    /// write kept; a record of which nothing reached the disk leaves only zeros, the log's end.
+    @Test func aTornRecordBeforeTheZerosIsCutAtEveryOffset() throws {
+        try withTemporaryDirectory { data in
+            let (log, _) = try writeSampleGraph(in: data)
+            let full = try logRecordBytes(log)
+            let last = recordOffsets(full).last!
+            let expected: String = try withTemporaryDirectory { other in
+                try FileManager.default.createDirectory(atPath: other + "/graphs/social", withIntermediateDirectories: true)
+                try writeFileBytes(other + "/graphs/social/log-00000001.glog", Array(full[0..<last]))
+                return try #require(try DataDirectory(path: other).graph(named: "social")).read { $0.dump() }
+            }
+            let padding = [UInt8](repeating: 0, count: 4096)
+            for cut in last..<full.count {
+                try writeFileBytes(log, Array(full[0..<cut]) + padding)
+                let directory = try DataDirectory(path: data)
+                let store = try #require(try directory.graph(named: "social"))
+                #expect(store.read { $0.dump() } == expected)
+                let written = full[last..<cut]
+                if written.allSatisfy({ $0 == 0 }) {
+                    #expect(directory.recoveryMessages.isEmpty, "cut \(cut)")
+                } else {
+                    #expect(directory.recoveryMessages == [
+                        "graphd: social: torn record at offset \(last) of \(log) cut off (\(cut - last + padding.count) bytes dropped)"])
+                    #expect(try fileBytes(log) == Array(full[0..<last]))
+                }
+            }
         }
     }
 
     @Test func flippedByteInAMiddleRecordRefusesToOpen() throws {
         try withTemporaryDirectory { data in
             let (log, _) = try writeSampleGraph(in: data)
-            let bytes = try fileBytes(log)
+            let bytes = try logRecordBytes(log)
             let offsets = recordOffsets(bytes)
             for victim in [offsets[1] + 2, offsets[1] + 5, offsets[1] + 12] {  // length, checksum, payload
                 var damaged = bytes
@@ -155,7 +217,7 @@ import GraphTestSupport
                    .createNode(NodeID(0), labels: [], properties: []), .createNode(NodeID(1), labels: [], properties: []),
                    .createRelationship(RelationshipID(rawValue: huge), type: RelationshipTypeID(0), from: NodeID(0), to: NodeID(1),
                                        properties: [])]
-            let bytes = try fileBytes(log)
+            let bytes = try logRecordBytes(log)
             #expect(bytes.count == AppendLog.headerLength, "a new graph's segment holds only its header")
             try writeFileBytes(log, bytes + AppendLog.frame(MutationCodec.encode(sequence: 1, mutations)))
             // A 64 MiB budget, as the fuzz target uses: the same refusal on any machine (the
@@ -175,7 +237,7 @@ import GraphTestSupport
     @Test func unknownFormatVersionIsRefused() throws {
         try withTemporaryDirectory { data in
             let (log, _) = try writeSampleGraph(in: data)
-            var bytes = try fileBytes(log)
+            var bytes = try logRecordBytes(log)
             bytes[8] = 2
             try writeFileBytes(log, bytes)
             let directory = try DataDirectory(path: data)

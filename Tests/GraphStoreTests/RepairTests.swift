@@ -40,7 +40,7 @@ import GraphTestSupport
             store.close()
             _ = consume directory
             let log = data + "/graphs/g/log-00000001.glog"
-            var bytes = try fileBytes(log)
+            var bytes = try LogTests().logRecordBytes(log)
             let offsets = recordOffsets(bytes)
             bytes[offsets[3] + 10] ^= 0x20  // record 4 of 6 (user 3)
             try writeFileBytes(log, bytes)
@@ -51,11 +51,11 @@ import GraphTestSupport
             #expect(refused?.message.contains("corrupt record at offset \(offsets[3]) of \(log) (a valid record follows at offset \(offsets[4]))") == true,
                     "\(String(describing: refused))")
             #expect(refused?.message.contains("--repair") == true)
-            #expect(try fileBytes(log) == bytes, "nothing is cut without --repair")
+            #expect(try LogTests().logRecordBytes(log) == bytes, "nothing is cut without --repair")
 
             let repaired = try openData(data, .init(repair: true))
             #expect(userIDs(try #require(try repaired.graph(named: "g"))) == [0, 1, 2])
-            #expect(try fileBytes(log) == Array(bytes[0..<offsets[3]]))
+            #expect(try LogTests().logRecordBytes(log) == Array(bytes[0..<offsets[3]]))
             let kept = try graphFiles(data, "g").filter { $0.hasPrefix("log-00000001.glog.cut-") }
             #expect(kept.count == 1)
             #expect(try fileBytes(data + "/graphs/g/" + kept[0]) == Array(bytes[offsets[3]...]), "every cut byte is kept")
@@ -70,7 +70,7 @@ import GraphTestSupport
         try withTemporaryDirectory { data in
             try twoSegments(data)
             let first = data + "/graphs/g/log-00000001.glog"
-            var bytes = try fileBytes(first)
+            var bytes = try LogTests().logRecordBytes(first)
             let offsets = recordOffsets(bytes)
             bytes.removeLast(3)  // a torn end of an OLDER segment is damage, not a crash's tail
             try writeFileBytes(first, bytes)
@@ -91,7 +91,7 @@ import GraphTestSupport
             try twoSegments(data)
             // Drop segment 1's last record: segment 2 then starts with a gap in the sequence.
             let first = data + "/graphs/g/log-00000001.glog"
-            let bytes = try fileBytes(first)
+            let bytes = try LogTests().logRecordBytes(first)
             try writeFileBytes(first, Array(bytes[0..<recordOffsets(bytes)[4]]))
             let refused = expectStoreError { _ = try openData(data).graph(named: "g") }
             #expect(refused?.path == data + "/graphs/g/log-00000002.glog")
@@ -107,7 +107,7 @@ import GraphTestSupport
                 try addUsers(try directory.createGraph(named: "g"), [1])
             }
             let log = data + "/graphs/g/log-00000001.glog"
-            var bytes = try fileBytes(log)
+            var bytes = try LogTests().logRecordBytes(log)
             bytes[8] = 7
             try writeFileBytes(log, bytes)
             let error = expectStoreError { _ = try openData(data, .init(repair: true)).graph(named: "g") }

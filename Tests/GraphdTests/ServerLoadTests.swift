@@ -163,6 +163,32 @@ struct ServerLoadTests {
         #expect(loopReads() == 1 + count)
     }
 
+    @Test("A write arriving while no other command runs is run by the loop thread; one arriving beside another command goes to its connection's queue")
+    func loopWrites() throws {
+        let gate = Gate()
+        let server = try InProcessServer(engine: Self.engine(gate: gate))
+        defer { server.stop() }
+        let loopWrites = { server.context.statistics.loopWrites.load(ordering: .relaxed) }
+        let a = try server.client(), b = try server.client()
+        #expect(loopWrites() == 0)
+        _ = try a.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
+        #expect(loopWrites() == 1)
+        _ = try b.command("GRAPH.QUERY", "g", "CREATE (:User {id: 2})")
+        #expect(loopWrites() == 2)
+        // While a's read holds a loop thread, b's write is not alone: its connection's queue
+        // runs it (where it waits for the graph's lock until the read is done).
+        try a.send(RESPTestClient.encode(["GRAPH.RO_QUERY", "g", "CALL test.wait() YIELD released RETURN released"]))
+        #expect(waitUntil { gate.arrived.load(ordering: .relaxed) == 1 })
+        try b.send(RESPTestClient.encode(["GRAPH.QUERY", "g", "CREATE (:User {id: 3})"]))
+        #expect(waitUntil { server.context.statistics.pendingQueries.load(ordering: .relaxed) == 2 })
+        gate.open(1)
+        #expect(try a.readReply().rows == [[.integer(1)]])
+        _ = try b.readReply()
+        #expect(loopWrites() == 2)
+        #expect(try b.command("GRAPH.RO_QUERY", "g", "MATCH (u:User) RETURN count(u)").rows == [[.integer(3)]])
+        #expect(server.context.statistics.loopReads.load(ordering: .relaxed) >= 1)
+    }
+
     @Test("A stop does not wait forever for a read a loop thread runs: the loop returns after the grace")
     func boundedStopOfLoopRead() throws {
         let gate = Gate()

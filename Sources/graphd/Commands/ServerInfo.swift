@@ -86,6 +86,7 @@ enum ServerInfo {
                     "rejected_queries_queue_full:\(statistics.shedQueries.load(ordering: .relaxed))",
                     "quick_queries:\(statistics.quickQueries.load(ordering: .relaxed))",
                     "loop_reads:\(statistics.loopReads.load(ordering: .relaxed))",
+                    "loop_writes:\(statistics.loopWrites.load(ordering: .relaxed))",
                     "busy_poll_hits:\(statistics.busyPollHits.load(ordering: .relaxed))",
                     "polled_reads:\(statistics.polledReads.load(ordering: .relaxed))",
                     "follower_wakeups:\(statistics.followerWakeUps.load(ordering: .relaxed))",

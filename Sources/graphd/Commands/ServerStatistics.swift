@@ -20,6 +20,8 @@ final class ServerStatistics: Sendable {
     /// Reads run by the event loop's own thread, with another thread leading meanwhile
     /// (Server's leader/follower path) instead of by a worker.
     let loopReads = Atomic<Int>(0)
+    /// Writes run by the event loop's own thread because no other command was running.
+    let loopWrites = Atomic<Int>(0)
     /// Times the event loop found events while polling instead of sleeping (Server's busy poll).
     let busyPollHits = Atomic<Int>(0)
     /// Reads a loop thread ran through which the other loop thread polled instead of sleeping

@@ -82,6 +82,8 @@ private struct CommandJob: Sendable {
     var request: [[UInt8]]
     var session: ClientSession
     var countedAsQuery: Bool
+    /// A write run by a loop thread because nothing else was running (counted apart).
+    var isLoneWrite = false
 }
 
 /// Replies handed from workers to the I/O thread.
@@ -194,6 +196,9 @@ final class Server: @unchecked Sendable {
     /// for the lock with the threads running reads.
     private let poolBusy = Atomic<Bool>(false)
     private let inlineReadStart = Atomic<Int64>(0)
+    /// Whether the command a loop thread runs is a lone write (polled through, not counted as
+    /// a polled read).
+    private let inlineIsWrite = Atomic<Bool>(false)
     private var stopping = false
     private var idleSince: ContinuousClock.Instant?
     private static let listenerToken: UInt64 = 0
@@ -365,7 +370,7 @@ final class Server: @unchecked Sendable {
     /// Counts a read a loop thread runs through which the other loop thread polls (INFO's
     /// `polled_reads`), once, whether it polls as the follower or, woken to lead, as the leader.
     private func countPolledRead(startedAt readStart: Int64) {
-        guard lastPolledRead.load(ordering: .relaxed) != readStart,
+        guard !inlineIsWrite.load(ordering: .relaxed), lastPolledRead.load(ordering: .relaxed) != readStart,
               lastPolledRead.exchange(readStart, ordering: .relaxed) != readStart else { return }
         context.statistics.polledReads.add(1, ordering: .relaxed)
     }
@@ -537,7 +542,11 @@ final class Server: @unchecked Sendable {
         var read = read
         while true {
             let started = inlineReadStart.load(ordering: .relaxed)
-            context.statistics.loopReads.add(1, ordering: .relaxed)
+            if read.isLoneWrite {
+                context.statistics.loopWrites.add(1, ordering: .relaxed)
+            } else {
+                context.statistics.loopReads.add(1, ordering: .relaxed)
+            }
             var session = read.session
             let (reply, outcome) = table.execute(read.request, session: &session, context: context)
             let completion = Completion(connection: read.connection, reply: reply, outcome: outcome,
@@ -778,10 +787,20 @@ final class Server: @unchecked Sendable {
                 } else {
                     false
                 }
-                // The only read running: this loop thread runs it (see the file's header).
-                if reads && mayRunInline() {
+                // The only read running: this loop thread runs it (see the file's header). So
+                // does a write when no other command runs at all — one client writing one request
+                // at a time, the common case: its fsync then blocks this thread (the follower
+                // leads meanwhile), and the request and reply cross no thread, which saves the
+                // two wake-ups of a hand-off (docs/durability.md, "Where a write's time goes").
+                // Writes that arrive together still go to their connections' queues, where they
+                // share one group-commit fsync.
+                let loneWrite = !reads && isQuery && session.isAuthenticated && runningCommands == 1
+                if (reads || loneWrite) && mayRunInline() {
+                    var job = read
+                    job.isLoneWrite = loneWrite
+                    inlineIsWrite.store(loneWrite, ordering: .relaxed)
                     inlineRunning = true
-                    pendingInline = read
+                    pendingInline = job
                     continue
                 }
                 // A read presumed quick that could not run at once (a write held or awaited the
