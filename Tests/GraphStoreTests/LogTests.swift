@@ -48,6 +48,16 @@ import GraphTestSupport
         return Array(bytes[0..<min(offset, bytes.count)])
     }
 
+    /// The dump of the graph a log holds when it ends at `offset`: the graph as it was before
+    /// the record there.
+    func graphBefore(_ offset: Int, of log: [UInt8]) throws -> String {
+        try withTemporaryDirectory { other in
+            try FileManager.default.createDirectory(atPath: other + "/graphs/social", withIntermediateDirectories: true)
+            try writeFileBytes(other + "/graphs/social/log-00000001.glog", Array(log[0..<offset]))
+            return try #require(try DataDirectory(path: other).graph(named: "social")).read { $0.dump() }
+        }
+    }
+
     /// Start offsets of the records in a log file.
     func recordOffsets(_ bytes: [UInt8]) -> [Int] {
         var offsets: [Int] = []
@@ -83,12 +93,7 @@ import GraphTestSupport
             let (log, _) = try writeSampleGraph(in: data)
             let full = try logRecordBytes(log)
             let last = recordOffsets(full).last!
-            // The graph as it was before the last record.
-            let expected: String = try withTemporaryDirectory { other in
-                try FileManager.default.createDirectory(atPath: other + "/graphs/social", withIntermediateDirectories: true)
-                try writeFileBytes(other + "/graphs/social/log-00000001.glog", Array(full[0..<last]))
-                return try #require(try DataDirectory(path: other).graph(named: "social")).read { $0.dump() }
-            }
+            let expected = try graphBefore(last, of: full)
             for cut in last + 1..<full.count {
                 try writeFileBytes(log, Array(full[0..<cut]))
                 let directory = try DataDirectory(path: data)
@@ -154,11 +159,7 @@ import GraphTestSupport
             let (log, _) = try writeSampleGraph(in: data)
             let full = try logRecordBytes(log)
             let last = recordOffsets(full).last!
-            let expected: String = try withTemporaryDirectory { other in
-                try FileManager.default.createDirectory(atPath: other + "/graphs/social", withIntermediateDirectories: true)
-                try writeFileBytes(other + "/graphs/social/log-00000001.glog", Array(full[0..<last]))
-                return try #require(try DataDirectory(path: other).graph(named: "social")).read { $0.dump() }
-            }
+            let expected = try graphBefore(last, of: full)
             let padding = [UInt8](repeating: 0, count: 4096)
             for cut in last..<full.count {
                 try writeFileBytes(log, Array(full[0..<cut]) + padding)
