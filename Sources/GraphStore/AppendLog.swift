@@ -25,7 +25,9 @@
 //   8  N  payload (MutationCodec.swift): varint sequence number (1, 2, 3, … with no gaps across
 //         segments and snapshots), varint mutation count, the mutations.
 // A record is valid when it lies wholly inside the file, its checksum matches and its payload
-// decodes.
+// decodes. `append` writes the whole record with pwrite (looping over short writes); a failed
+// write is cut off again so the file always ends with a good record. Making it durable is
+// GroupCommit's job (one fdatasync shared by every writer waiting at that moment).
 //
 // PREALLOCATION. Past its last record a segment may hold zero bytes: the log writes zeros ahead
 // of its records (`preallocationChunk` at a time), so that appending overwrites blocks the file
@@ -33,9 +35,7 @@
 // zero-fills its WAL segments for the same reason: on this project's disk an fdatasync after a
 // small append takes 86 µs into a zero-filled file against 137 µs into a growing one). A record
 // never starts with a zero length, so zeros from some offset to the end of the file are the end
-// of the log, not a torn record. `append` writes the whole record with pwrite (looping over short writes); a failed
-// write is cut off again so the file always ends with a good record. Making it durable is
-// GroupCommit's job (one fdatasync shared by every writer waiting at that moment).
+// of the log, not a torn record.
 
 /// The open log of one graph: where the next record goes, in which segment.
 /// Used under the GraphStore's write lock only, hence @unchecked Sendable.
@@ -48,6 +48,8 @@ final class AppendLog: @unchecked Sendable {
     /// Zeros written ahead of the records at a time (see PREALLOCATION): one extension every
     /// few tens of thousands of small records, each a few milliseconds of one write's time.
     static let preallocationChunk = 1 << 20
+    /// What `preallocate` writes, a piece at a time.
+    private static let zeros = [UInt8](repeating: 0, count: 64 * 1024)
 
     let directory: String
     let fileSystem: FileSystem
@@ -149,7 +151,7 @@ final class AppendLog: @unchecked Sendable {
     /// it leaves what it wrote, zeros all, and the record is appended to the file as it is.
     private func preallocate(through offset: Int) {
         let target = (offset / Self.preallocationChunk + 1) * Self.preallocationChunk
-        let zeros = [UInt8](repeating: 0, count: 64 * 1024)
+        let zeros = Self.zeros
         var at = allocated
         while at < target {
             let count = min(zeros.count, target - at)

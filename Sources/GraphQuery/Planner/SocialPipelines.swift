@@ -29,8 +29,9 @@ struct SocialPipeline: Sendable {
     /// The kernel's own row order, as an ORDER BY over the shape's variables (the last
     /// projection of `orderShape`), or nil.
     let orderShape: PlanShape?
-    /// Extra arguments of the call in pattern-rows mode (the binder would refuse them in text).
-    let patternRowsArguments: [Expression]
+    /// The extra argument that asks a kernel for its pattern rows (the binder would refuse it
+    /// in text); a further `true` asks for them in the dropped ORDER BY's order.
+    static let patternRows: Expression = .literal(.bool(true))
 
     init(rule: String, shape: String, replacement: String, ordered: String? = nil, yields: [String: String],
          columns: [(column: String, expression: String)] = [], order: String? = nil) {
@@ -42,7 +43,6 @@ struct SocialPipeline: Sendable {
         self.columns = columns.map(\.column)
         columnShape = PlanShape(shape + "\nRETURN " + columns.map { "\($0.expression) AS `\($0.column)`" }.joined(separator: ", "))
         orderShape = order.map { PlanShape(shape + "\nRETURN 1 AS `graphd one` ORDER BY \($0)") }
-        patternRowsArguments = [.literal(.bool(true))]
     }
 }
 
@@ -157,10 +157,9 @@ enum SocialPipelines {
         let clauses = query.clauses.map(\.clause)
         for pipeline in pipelines {
             guard let (found, predicate) = pipeline.shape.match(clauses),
-                  let replaced = replace(query, pipeline, found, predicate: predicate) else { continue }
-            let source = replaced.count - (query.clauses.count - pipeline.shape.clauses.count)
+                  let (replaced, names) = replace(query, pipeline, found, predicate: predicate) else { continue }
             result.clauses = replaced
-            result.slotNames = Array(pipeline.replacement.slotNames.prefix(source - 1)) + [[:]]
+            result.slotNames = names
                 + (query.slotNames.count == query.clauses.count ? Array(query.slotNames[pipeline.shape.clauses.count...]) : [])
             return result
         }
@@ -168,10 +167,11 @@ enum SocialPipelines {
     }
 
     /// The clauses of `query` with its first `pipeline.shape.clauses.count` replaced by the
-    /// kernel's call, or nil when the replacement cannot be built.
-    /// `predicate`: the WHERE of the query's last matched projection, which filters the call's rows.
+    /// kernel's call, and the names of the replacement's slots (EXPLAIN's), or nil when the
+    /// replacement cannot be built. `predicate`: the WHERE of the query's last matched
+    /// projection, which filters the call's rows.
     static func replace(_ query: BoundQuery, _ pipeline: SocialPipeline, _ found: PlanShape.Match,
-                        predicate: Expression?) -> [(clause: BoundClause, width: Int)]? {
+                        predicate: Expression?) -> (clauses: [(clause: BoundClause, width: Int)], slotNames: [[Int: String]])? {
         let matched = pipeline.shape.clauses.count
         var suffix = Array(query.clauses[matched...])
         guard case .projection(let last) = query.clauses[matched - 1].clause else { return nil }
@@ -227,9 +227,9 @@ enum SocialPipelines {
             guard let index = column(name) else { return nil }
             outputs.append((index, width + k))
         }
-        guard outputs.count == pipeline.yields.count + hidden.count, Set(outputs.map(\.slot)).count == outputs.count else { return nil }
+        guard Set(outputs.map(\.slot)).count == outputs.count else { return nil }
         call.outputs = outputs.sorted { $0.column < $1.column }
-        call.arguments += pipeline.patternRowsArguments
+        call.arguments.append(SocialPipeline.patternRows)
         if ordered { call.arguments.append(.literal(.bool(true))) }
         call.rule = pipeline.rule
         call.predicate = predicate
@@ -239,7 +239,8 @@ enum SocialPipelines {
             let own = source.widths[k]
             clauses.append((clause, k == replacement.count - 1 ? max(own, width + hidden.count) : own))
         }
-        return clauses + suffix
+        // The call's own slots are the query's next clause's: no names of the replacement's.
+        return (clauses + suffix, Array(source.slotNames.prefix(end)) + [[:]])
     }
 
     /// Whether `projection`'s ORDER BY sorts as the shape's `wanted` one does: the same keys

@@ -82,8 +82,6 @@ private struct CommandJob: Sendable {
     var request: [[UInt8]]
     var session: ClientSession
     var countedAsQuery: Bool
-    /// A write run by a loop thread because nothing else was running (counted apart).
-    var isLoneWrite = false
 }
 
 /// Replies handed from workers to the I/O thread.
@@ -196,8 +194,8 @@ final class Server: @unchecked Sendable {
     /// for the lock with the threads running reads.
     private let poolBusy = Atomic<Bool>(false)
     private let inlineReadStart = Atomic<Int64>(0)
-    /// Whether the command a loop thread runs is a lone write (polled through, not counted as
-    /// a polled read).
+    /// Whether the command a loop thread runs (or is about to) is a lone write rather than a
+    /// read: set with `inlineRunning`, read without `state` by the polling follower.
     private let inlineIsWrite = Atomic<Bool>(false)
     private var stopping = false
     private var idleSince: ContinuousClock.Instant?
@@ -427,10 +425,15 @@ final class Server: @unchecked Sendable {
                     seated = false
                     return (false, read, 0)
                 }
-                // No thread to follow meanwhile: a worker runs it after all.
+                // No thread to follow meanwhile: a worker runs it after all (a write on its
+                // connection's queue, as any other write).
                 inlineRunning = false
-                poolReads += 1
-                dispatch(read, on: readPool)
+                if inlineIsWrite.load(ordering: .relaxed), let slot = slots[read.connection] {
+                    dispatch(read, on: slot.commands)
+                } else {
+                    poolReads += 1
+                    dispatch(read, on: readPool)
+                }
                 return (false, nil, waitTimeout)
             }
             if finished { return nil }
@@ -535,14 +538,15 @@ final class Server: @unchecked Sendable {
         }
     }
 
-    /// Runs `read` on this loop thread (which gave up the seat to run it) and hands its reply to
-    /// the connection; then any read that reply let the connection start, the same way. Then it
+    /// Runs `read` (a read, or a lone write: `inlineIsWrite`) on this loop thread (which gave up
+    /// the seat to run it) and hands its reply to the connection; then any command that reply
+    /// let the connection start and `perform` chose for a loop thread, the same way. Then it
     /// takes the seat back if it is still free (`.leads`), or becomes the follower (`.follows`).
     private func runOnLoopThread(_ read: CommandJob) -> StandbyOutcome {
         var read = read
         while true {
             let started = inlineReadStart.load(ordering: .relaxed)
-            if read.isLoneWrite {
+            if inlineIsWrite.load(ordering: .relaxed) {
                 context.statistics.loopWrites.add(1, ordering: .relaxed)
             } else {
                 context.statistics.loopReads.add(1, ordering: .relaxed)
@@ -796,11 +800,9 @@ final class Server: @unchecked Sendable {
                 // share one group-commit fsync.
                 let loneWrite = !reads && isQuery && session.isAuthenticated && runningCommands == 1
                 if (reads || loneWrite) && mayRunInline() {
-                    var job = read
-                    job.isLoneWrite = loneWrite
                     inlineIsWrite.store(loneWrite, ordering: .relaxed)
                     inlineRunning = true
-                    pendingInline = job
+                    pendingInline = read
                     continue
                 }
                 // A read presumed quick that could not run at once (a write held or awaited the
