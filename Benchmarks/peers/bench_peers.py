@@ -25,9 +25,10 @@ import tempfile
 import time
 
 WARMUP = 30
-OPS = ["lookup", "friends", "connections", "mutual", "audience"]
+OPS = ["lookup", "friends", "connections", "mutual", "audience", "path"]
 TITLES = {"lookup": "point lookup by id", "friends": "friends", "connections": "connections top 50",
-          "mutual": "mutual friends of a pair", "audience": "invitable audience (count)"}
+          "mutual": "mutual friends of a pair", "audience": "invitable audience (count)",
+          "path": "shortest path of a random pair"}
 
 
 # ------------------------------------------------------------------ canonical answers (as Samples.swift)
@@ -62,6 +63,10 @@ Q = {
         "audience": ("MATCH (h:User)-[:HOSTS]->(e:Event {id: $eid}) OPTIONAL MATCH (i:User)-[:INVITED|ATTENDING]->(e) "
                      "WITH h, collect(i.id) AS inv MATCH (h)-[:FRIEND*1..2]-(x:User) "
                      "WHERE x.id <> h.id AND NOT x.id IN inv RETURN count(DISTINCT x)"),
+        # FalkorDB refuses an undirected shortestPath() and an allShortestPaths() whose ends the
+        # same clause finds; this is the phrasing it accepts (SocialMix.swift has the same text).
+        "path": ("MATCH (a:User {id: $a}), (b:User {id: $b}) WITH a, b "
+                 "MATCH p = allShortestPaths((a)-[:FRIEND*]-(b)) RETURN length(p) LIMIT 1"),
     },
     "kuzu": {
         "lookup": "MATCH (u:User {id: $uid}) RETURN u.name, u.username",
@@ -73,6 +78,7 @@ Q = {
         "audience": ("MATCH (h:User)-[:HOSTS]->(e:Event {id: $eid}) OPTIONAL MATCH (i:User)-[:INVITED|ATTENDING]->(e) "
                      "WITH h, collect(i.id) AS inv MATCH (h)-[:FRIEND*1..2]-(x:User) "
                      "WHERE x.id <> h.id AND NOT list_contains(inv, x.id) RETURN count(DISTINCT x)"),
+        "path": "MATCH p = (a:User {id: $a})-[:FRIEND* SHORTEST 1..30]-(b:User {id: $b}) RETURN length(p) LIMIT 1",
     },
 }
 
@@ -83,13 +89,15 @@ def calls(samples, op):
         return [{"uid": u} for u in samples["users"]]
     if op == "mutual":
         return [{"a": a, "b": b} for a, b in samples["pairs"]]
+    if op == "path":
+        return [{"a": a, "b": b} for a, b in samples["pathPairs"]]
     return [{"eid": e} for e in samples["events"]]
 
 
 def canonical(op, rows):
     if op == "lookup":
         return "\n".join(f"{r[0]}|{r[1]}" for r in rows)
-    if op in ("friends", "mutual"):
+    if op in ("friends", "mutual", "path"):
         return canon_ids(r[0] for r in rows)
     if op == "connections":
         return canon_ranked((r[0], r[1]) for r in rows)
@@ -258,6 +266,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graphd", required=True, help="result JSON of graphd-bench embedded --data DIR")
     ap.add_argument("--peers", default="falkordb,kuzu")
+    ap.add_argument("--ops", default=",".join(OPS), help="operations to run (default all): " + ",".join(OPS))
     ap.add_argument("--budget", type=float, default=120, help="seconds per peer and operation")
     ap.add_argument("--out", help="peer result JSON (default: beside --graphd, peers-*.json)")
     a = ap.parse_args()
@@ -275,7 +284,7 @@ def main():
             print(f"· {peer}: loading {d}", file=sys.stderr, flush=True)
             handle, run, load_s, mem = (load_falkordb if peer == "falkordb" else load_kuzu)(d, work)
             res = {"load_s": round(load_s, 2), "memory_mib": round(mem, 1), "queries": Q[peer], "ops": {}}
-            for op in OPS:
+            for op in a.ops.split(","):
                 res["ops"][op] = measure(run, Q[peer][op], op, calls(samples, op), expected(graphd, op), a.budget)
                 r = res["ops"][op]
                 print(f"· {peer} {op}: p50 {fmt(r['p50_us'])} p99 {fmt(r['p99_us'])}, {r['wrong']} wrong of {r['n']}",
@@ -305,13 +314,14 @@ def table(graphd, out):
     peers = list(out["peers"])
     print(f"\n{graphd['dataset']['users']:,} users, {graphd['dataset']['friendships']:,} friendships — "
           f"p50 / p99, client-visible; graphd in process ({graphd['build']} build)")
-    hdr = ["operation", "graphd kernel", "graphd CALL social.*"] + peers + [f"{p} ÷ graphd CALL (p50)" for p in peers]
+    hdr = ["operation", "graphd kernel", "graphd CALL social.* (or Cypher)"] + peers + [f"{p} ÷ graphd query (p50)" for p in peers]
     rows = []
-    for op in OPS:
+    for op in [op for op in OPS if any(op in r["ops"] for r in out["peers"].values())]:
         def cell(r):
             return "–" if r is None else f"{fmt(r['p50_us'])} / {fmt(r['p99_us'])}"
         gk = g.get((op, "kernel"))
-        gp = g.get((op, "procedure"))
+        # Shortest paths have no procedure: their plain Cypher stands in.
+        gp = g.get((op, "procedure")) or g.get((op, "cypher"))
         row = [TITLES[op],
                "–" if gk is None else f"{fmt(gk['latency']['p50'])} / {fmt(gk['latency']['p99'])}",
                "–" if gp is None else f"{fmt(gp['latency']['p50'])} / {fmt(gp['latency']['p99'])}"]

@@ -26,6 +26,8 @@ public final class QueryEngine: Sendable {
     let batched: Bool
     /// The dense counters batched aggregations borrow (BatchGroups).
     let groupCounters = GroupCounterPool()
+    /// The scratch shortest-path searches borrow (ShortestPathOperator).
+    let traversalScratch = TraversalScratchPool()
 
     /// - Parameters:
     ///   - cacheCapacity: how many plans to keep before the cache is cleared.
@@ -313,7 +315,8 @@ public final class QueryEngine: Sendable {
                 return try store.write { graph in
                     try Executor.run(compiled.plan, graph: &graph, parameters: bound, registry: procedures, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
-                                     importDirectory: configuration.importDirectory, groupCounters: groupCounters)
+                                     importDirectory: configuration.importDirectory, groupCounters: groupCounters,
+                                     traversalScratch: traversalScratch)
                 }
             } else {
                 // In place: a read-only plan changes nothing, and a copy would retain every buffer.
@@ -322,7 +325,8 @@ public final class QueryEngine: Sendable {
                 func body(_ graph: UnsafeMutablePointer<Graph>) throws -> QueryResult {
                     try Executor.run(compiled.plan, graphStorage: graph, parameters: bound, registry: procedures, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
-                                     importDirectory: configuration.importDirectory, groupCounters: groupCounters)
+                                     importDirectory: configuration.importDirectory, groupCounters: groupCounters,
+                                     traversalScratch: traversalScratch)
                 }
                 if tryLock {
                     guard let result = try store.readInPlaceIfFree(body) else { throw QueryEngine.lockBusy }

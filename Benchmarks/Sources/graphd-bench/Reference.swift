@@ -89,6 +89,27 @@ struct Reference: Sendable {
         return rows
     }
 
+    /// The number of friendships on a shortest chain from `a` to `b`, nil when none joins them:
+    /// a breadth-first search from `a` alone, level by level, over the whole graph if need be.
+    func distance(_ a: Int, _ b: Int) -> Int? {
+        if a == b { return 0 }
+        var seen = Set([a])
+        var level = [a]
+        var depth = 0
+        while !level.isEmpty {
+            depth += 1
+            var next: [Int] = []
+            for u in level {
+                for f in friends(u) where seen.insert(Int(f)).inserted {
+                    if Int(f) == b { return depth }
+                    next.append(Int(f))
+                }
+            }
+            level = next
+        }
+        return nil
+    }
+
     /// The events `user` is invited to or attends, by start then id, with the host's relation.
     func feed(_ user: Int) -> [(event: Int, attending: Bool, hostKind: RelationKind, hostMutual: Int)] {
         let mine = eventsByUser[UInt32(user)] ?? [:]

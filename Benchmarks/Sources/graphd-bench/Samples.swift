@@ -17,6 +17,8 @@ struct Samples: Codable, Sendable {
     var events: [Int]
     /// Users with at least one invitation, for the invitation feed.
     var feedUsers: [Int]
+    /// Random pairs of different users, for shortest paths.
+    var pathPairs: [[Int]] = []
 
     init(data: SocialDataset, reference: Reference, seed: UInt64, users userCount: Int, others: Int) {
         self.seed = seed
@@ -67,6 +69,10 @@ struct Samples: Codable, Sendable {
         feedUsers = []
         if !data.invitedUser.isEmpty {
             for _ in 0..<others { feedUsers.append(Int(data.invitedUser[random.below(data.invitedUser.count)])) }
+        }
+        while pathPairs.count < others && n > 1 {
+            let (a, b) = (random.below(n), random.below(n))
+            if a != b { pathPairs.append([a, b]) }
         }
     }
 }

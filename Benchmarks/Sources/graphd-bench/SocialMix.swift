@@ -12,6 +12,8 @@ enum Operation: String, CaseIterable, Codable, Sendable {
     /// The size of the invitable audience alone: the question the peers and the C floor answer (d).
     case audienceCount = "audience-count"
     case feed
+    /// Degrees of separation: the length of a shortest friendship path between a random pair.
+    case path
 
     var title: String {
         switch self {
@@ -23,6 +25,7 @@ enum Operation: String, CaseIterable, Codable, Sendable {
         case .audience: "invitable audience (2 hops)"
         case .audienceCount: "invitable audience, count"
         case .feed: "invitation feed"
+        case .path: "shortest path of a random pair"
         }
     }
 }
@@ -63,7 +66,15 @@ enum MixQueries {
             return "MATCH (h:User)-[:HOSTS]->(e:Event {id: $eid}) OPTIONAL MATCH (i:User)-[:INVITED|ATTENDING]->(e) "
                 + "WITH h, collect(i.id) AS inv MATCH (h)-[:FRIEND*1..2]-(x:User) "
                 + "WHERE x.id <> h.id AND NOT x.id IN inv RETURN count(DISTINCT x)"
-        case (.relationships, .falkordb), (.audience, .falkordb), (.feed, .falkordb): return nil
+        case (.relationships, .falkordb), (.audience, .falkordb), (.feed, .falkordb), (.path, .procedure): return nil
+        case (.path, .cypher):
+            return "MATCH (a:User {id: $a}), (b:User {id: $b}) MATCH p = shortestPath((a)-[:FRIEND*]-(b)) RETURN length(p)"
+        case (.path, .falkordb):
+            // FalkorDB refuses an undirected shortestPath ("does not currently support undirected
+            // shortestPath traversals") and allShortestPaths with ends not bound by an earlier
+            // clause; this is its fastest accepted phrasing (Benchmarks/peers/bench_peers.py).
+            return "MATCH (a:User {id: $a}), (b:User {id: $b}) WITH a, b "
+                + "MATCH p = allShortestPaths((a)-[:FRIEND*]-(b)) RETURN length(p) LIMIT 1"
         case (.friends, .procedure): return "CALL social.friends($uid, {}) YIELD friend RETURN friend.id"
         case (.friends, .cypher): return "MATCH (u:User {id: $uid})-[:FRIEND]-(f:User) RETURN f.id"
         case (.connections, .procedure):
@@ -161,6 +172,9 @@ struct MixPlan: Sendable {
         }
         audienceCounts = counts
         expected[.audienceCount] = counts.map { n in text { Canonical.ids(CollectionOfOne(n), into: &$0) } }
+        expected[.path] = samples.pathPairs.map { p in
+            text { Canonical.ids(reference.distance(p[0], p[1]).map { [$0] } ?? [], into: &$0) }
+        }
         expected[.feed] = samples.feedUsers.map { u in
             text { Canonical.feed(reference.feed(u).lazy.map { ($0.event, $0.attending, $0.hostKind.rawValue, $0.hostMutual) }, into: &$0) }
         }
@@ -174,7 +188,7 @@ struct MixPlan: Sendable {
     static func canonical(_ op: Operation, rows: [[ResultValue]], into w: inout CanonicalWriter) {
         switch op {
         case .lookup: Canonical.lookup(rows.lazy.map { (text0($0[0]), text0($0[1])) }, into: &w)
-        case .friends, .mutual, .audienceCount: Canonical.ids(rows.lazy.map { int0($0[0]) }, into: &w)
+        case .friends, .mutual, .audienceCount, .path: Canonical.ids(rows.lazy.map { int0($0[0]) }, into: &w)
         case .connections: Canonical.ranked(rows.lazy.map { (int0($0[0]), int0($0[1])) }, into: &w)
         case .relationships:
             Canonical.labels(rows.lazy.map { (int0($0[0]), text0($0[1]), int0($0[2]), bool0($0[3]), bool0($0[4])) }, into: &w)
@@ -193,6 +207,7 @@ struct MixPlan: Sendable {
             return ["viewer": .integer(Int64(s.labelViewers[i])), "users": .list(s.labelLists[i].map { .integer(Int64($0)) })]
         case .audience, .audienceCount: return ["eid": .integer(Int64(s.events[i]))]
         case .feed: return ["uid": .integer(Int64(s.feedUsers[i]))]
+        case .path: return ["a": .integer(Int64(s.pathPairs[i][0])), "b": .integer(Int64(s.pathPairs[i][1]))]
         }
     }
 }
@@ -314,6 +329,12 @@ struct EmbeddedMix: Sendable {
             let rows = g.invitations(of: u, schema: schema, scratch: &scratch)
             let feed = rows.map { (appID($0.event), $0.attending, $0.hostRelation?.kind.rawValue ?? "null", $0.hostRelation?.mutualFriends ?? 0) }
             return { Canonical.feed(feed, into: &$0) }
+        case .path:
+            guard let a = node(userLabel, s.pathPairs[i][0]), let b = node(userLabel, s.pathPairs[i][1]),
+                  let friend = schema.friend else { return { _ in } }
+            let search = ShortestPathSearch(types: [friend], direction: .both)
+            let length = g.shortestPaths(from: a, to: b, search: search, scratch: &scratch, accept: { _ in true }) { _ in false }
+            return { Canonical.ids(length.map { [$0] } ?? [], into: &$0) }
         }
     }
 }

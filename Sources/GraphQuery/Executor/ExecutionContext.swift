@@ -58,6 +58,12 @@ final class ExecutionContext {
     /// Dense per-node counters for batched aggregations (BatchGroups), lent by the engine; nil
     /// allocates them per run.
     @exclusivity(unchecked) var groupCounters: GroupCounterPool?
+    /// The traversal scratch shortest-path searches borrow, lent by the engine; nil makes a
+    /// fresh one per search.
+    @exclusivity(unchecked) var traversalScratch: TraversalScratchPool?
+    /// Whether the plan changes nothing: an operator may then go on from inside a store search
+    /// that holds the graph (ShortestPathOperator).
+    @exclusivity(unchecked) var isReadOnly = false
     /// Where the plan's returned rows go (Executor.run); nil for a plan that returns nothing.
     /// The last stretch's stream holds it (StreamState) while it runs.
     @exclusivity(unchecked) var collector: ResultCollector?

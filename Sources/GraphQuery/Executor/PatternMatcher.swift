@@ -114,6 +114,8 @@ extension ExecutionContext {
             }
             row[slot] = .path(nodes: nodes, relationships: relationships)
             return try match(operators, index + 1, &row, emit)
+        case .shortestPath(let step):
+            return try shortestPath(step, operators, index, &row, emit)
         case .adjacencyCheck(let from, let to, let types, let direction):
             guard case .node(let start) = row[from], case .node(let end) = row[to],
                   adjacent(start, end, types, direction) else { return true }

@@ -162,6 +162,19 @@ package struct PatternPart: Sendable {
     package var pathVariable: String?
     package var nodes: [NodePattern]
     package var relationships: [RelationshipPattern]
+    /// `shortestPath(…)` or `allShortestPaths(…)` around the chain (one relationship, then).
+    package var shortest: ShortestPathKind? = nil
+}
+
+/// Which shortest paths a `shortestPath(…)` / `allShortestPaths(…)` pattern stands for.
+package enum ShortestPathKind: Sendable, Hashable {
+    /// `shortestPath`: one path of the least length (none when the ends are not connected).
+    case one
+    /// `allShortestPaths`: every path of the least length.
+    case all
+
+    /// The path variable of a shortest path written as a value (no query can spell it).
+    static let hiddenPathName = "\u{0}shortest path"
 }
 
 /// `(variable:Label:Other {key: value})`.

@@ -217,6 +217,7 @@ extension Parser {
                 if token.isKeyword("NULL") { advance(); return .literal(.null) }
                 if token.isKeyword("CASE") { advance(); return try parseCase() }
                 if token.isKeyword("EXISTS"), next.isSymbol(.leftBrace) { advance(); return try parseExistsSubquery(token.location) }
+                if shortestPathKind(token) != nil, next.isSymbol(.leftParen) { return try parseShortestPathExpression() }
                 if token.text.lowercased() == "reduce", next.isSymbol(.leftParen),
                    tokens[min(index + 3, tokens.count - 1)].isSymbol(.equal) {
                     return try parseReduce()
@@ -363,6 +364,21 @@ extension Parser {
         parameterNames = savedNames
         failedPatternAttempts.insert(saved)
         return nil
+    }
+
+    /// `shortestPath((a)-[*]-(b))` as a value: the path, or null when none joins the ends;
+    /// `allShortestPaths(…)`: the list of them. Planned as a pattern comprehension collecting
+    /// the path (`[p = shortestPath(…) | p]`), whose head `shortestPath` takes.
+    mutating func parseShortestPathExpression() throws(QueryError) -> Expression {
+        let location = current.location
+        var part = try parsePatternPart()
+        let kind = part.shortest ?? .one
+        part.pathVariable = ShortestPathKind.hiddenPathName
+        let collected = Expression.patternComprehension(PatternPredicate(
+            patterns: [part], predicate: nil, location: location,
+            projection: .variable(ShortestPathKind.hiddenPathName, location)))
+        guard kind == .one else { return collected }
+        return .function(FunctionCall(name: "head", isDistinct: false, isStar: false, arguments: [collected], location: location))
     }
 
     /// `exists { MATCH pattern [WHERE …] }` or `exists { pattern [WHERE …] }`, after `exists`.

@@ -1,5 +1,6 @@
 // Parser+Pattern.swift — parses graph patterns: `(a:L {k: v})-[r:T|U {k: v}]->(b)`, several
-// separated by commas, optionally named (`p = …`). Used by MATCH and CREATE.
+// separated by commas, optionally named (`p = …`), or wrapped in `shortestPath(…)` /
+// `allShortestPaths(…)`. Used by MATCH and CREATE.
 
 extension Parser {
     mutating func parsePatternList() throws(QueryError) -> [PatternPart] {
@@ -14,6 +15,19 @@ extension Parser {
             pathVariable = advance().text
             advance()
         }
+        if let kind = shortestPathKind(current), next.isSymbol(.leftParen) {
+            let location = current.location
+            advance(); advance()
+            var part = try parsePatternPart()
+            try expect(.rightParen, "')'")
+            guard part.pathVariable == nil, part.relationships.count == 1 else {
+                throw error("\(kind == .one ? "shortestPath" : "allShortestPaths")(…) requires a pattern of exactly one relationship, as in shortestPath((a)-[:KNOWS*]-(b))",
+                            at: location)
+            }
+            part.pathVariable = pathVariable
+            part.shortest = kind
+            return part
+        }
         var nodes = [try parseNodePattern()]
         var relationships: [RelationshipPattern] = []
         while current.isSymbol(.minus) || (current.isSymbol(.less) && next.isSymbol(.minus)) {
@@ -21,6 +35,16 @@ extension Parser {
             nodes.append(try parseNodePattern())
         }
         return PatternPart(pathVariable: pathVariable, nodes: nodes, relationships: relationships)
+    }
+
+    /// The shortest-path function a token names (`shortestPath`, `allShortestPaths`, any case).
+    func shortestPathKind(_ token: Token) -> ShortestPathKind? {
+        guard token.kind == .identifier else { return nil }
+        switch token.text.lowercased() {
+        case "shortestpath": return .one
+        case "allshortestpaths": return .all
+        default: return nil
+        }
     }
 
     mutating func parseNodePattern() throws(QueryError) -> NodePattern {

@@ -43,6 +43,34 @@ indirect enum PatternOperator: Sendable {
     case reverseList(slot: Int)
     /// Builds the path value of `p = (…)` from the pattern's node and relationship slots.
     case bindPath(slot: Int, nodes: [Int], relationships: [Int])
+    /// `shortestPath(…)` / `allShortestPaths(…)` between two bound nodes.
+    case shortestPath(ShortestPathStep)
+}
+
+/// What a shortest-path operator searches for: the least-length paths from the node in `from`
+/// to the node in `to` (both bound), along relationships of `types` (all when empty) with
+/// `properties`, of `min...max` hops. Each path found binds `path`, and `relationship` (its
+/// list of relationships, or the one relationship when `singleHop`).
+struct ShortestPathStep: Sendable {
+    var from: Int
+    var relationship: Int
+    var to: Int
+    var path: Int
+    var types: [String]
+    var direction: PatternDirection
+    var min: Int
+    var max: Int?
+    var properties: [(key: String, value: Expression)]
+    var kind: ShortestPathKind
+    var singleHop: Bool
+    /// WHERE conjuncts every step must pass, `all(r IN relationships(p) WHERE …)`, `none(…)`
+    /// and the same over `nodes(p)` or the relationship list: checked on each relationship
+    /// (and its two nodes) as the breadth-first search meets it, so they keep it.
+    var stepConditions: [PathStepCondition] = []
+    /// The other WHERE conjuncts that read the path or its relationships: the shortest paths are
+    /// those of the least length among the paths passing them, as in Neo4j, found by a search
+    /// that tries every path of each length in turn instead of by breadth-first search.
+    var predicate: Expression?
 }
 
 /// One step of a plan; each maps the current rows to new rows.
@@ -97,4 +125,14 @@ struct LogicalPlan: Sendable {
             }
         } || unions.contains { $0.plan.mayNotHold }
     }
+}
+
+/// A condition on every relationship or every node of a shortest path: `predicate`, reading the
+/// element in `slot`, must be `expected` (true for `all`, false for `none`).
+struct PathStepCondition: Sendable {
+    var slot: Int
+    var predicate: Expression
+    var expected: Bool
+    /// Whether the elements are the path's nodes rather than its relationships.
+    var onNodes: Bool
 }

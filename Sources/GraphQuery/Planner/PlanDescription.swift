@@ -109,6 +109,12 @@ extension LogicalPlan {
             return "RelationshipFilter \(n(slot)) {" + properties.map(\.key).joined(separator: ", ") + "}"
         case .reverseList(let slot): return "ReverseList \(n(slot))"
         case .bindPath(let slot, _, _): return "BindPath \(n(slot))"
+        case .shortestPath(let step):
+            let typeText = step.types.isEmpty ? "" : ":" + step.types.joined(separator: "|")
+            let (left, right) = arrow(step.direction)
+            let name = step.kind == .one ? "ShortestPath" : "AllShortestPaths"
+            let how = step.predicate == nil && step.min <= 1 ? "" : " (every path by length)"
+            return "\(name) \(n(step.from)) \(left)[\(n(step.relationship))\(typeText)*\(step.min)..\(step.max.map(String.init) ?? "")]\(right) \(n(step.to))\(how)"
         case .filter: return "Filter"
         }
     }

@@ -111,7 +111,7 @@ struct PlanUnifier {
     mutating func match(_ a: BoundMatch, _ b: BoundMatch) -> Bool {
         guard a.isOptional == b.isOptional, a.patterns.count == b.patterns.count else { return false }
         for (p, q) in zip(a.patterns, b.patterns) {
-            guard (p.pathSlot == nil) == (q.pathSlot == nil), p.nodes.count == q.nodes.count,
+            guard (p.pathSlot == nil) == (q.pathSlot == nil), p.shortest == q.shortest, p.nodes.count == q.nodes.count,
                   p.relationships.count == q.relationships.count else { return false }
             if let s = p.pathSlot, let t = q.pathSlot, !match.bind(s, t) { return false }
             for (n, m) in zip(p.nodes, q.nodes) {

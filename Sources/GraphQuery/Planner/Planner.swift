@@ -64,9 +64,8 @@ enum Planner {
             }
         }
         placeReady()
-        for pattern in patterns {
-            let start = startIndex(of: pattern, bound: bound)
-            let node = pattern.nodes[start]
+        // A pattern's first node: checked when bound, else sought, scanned by label, or scanned.
+        func bindStart(_ node: BoundNodePattern) {
             if bound.contains(node.slot) {
                 operators.append(.argument(slot: node.slot))
                 operators.append(.nodeFilter(slot: node.slot, labels: node.labels, properties: node.properties))
@@ -83,6 +82,40 @@ enum Planner {
             }
             bound.insert(node.slot)
             placeReady()
+        }
+        // Shortest paths last: their ends are then bound by the other patterns that name them.
+        patterns = patterns.filter { $0.shortest == nil } + patterns.filter { $0.shortest != nil }
+        for pattern in patterns {
+            if let kind = pattern.shortest, let pathSlot = pattern.pathSlot {
+                for node in pattern.nodes { bindStart(node) }
+                let relationship = pattern.relationships[0]
+                let length = relationship.length ?? VariableLength(min: 1, max: 1)
+                // WHERE conjuncts on the path or its relationships choose among the paths.
+                let searched: Set<Int> = [relationship.slot, pathSlot]
+                var onPath: [Expression] = []
+                var stepConditions: [PathStepCondition] = []
+                conjuncts.removeAll { conjunct in
+                    guard let slots = conjunct.referencedSlots, !slots.isDisjoint(with: searched),
+                          slots.isSubset(of: bound.union(searched)) else { return false }
+                    if let condition = stepCondition(conjunct, path: pathSlot, relationship: relationship.slot, bound: bound) {
+                        stepConditions.append(condition)
+                    } else {
+                        onPath.append(conjunct)
+                    }
+                    return true
+                }
+                operators.append(.shortestPath(ShortestPathStep(
+                    from: pattern.nodes[0].slot, relationship: relationship.slot, to: pattern.nodes[1].slot, path: pathSlot,
+                    types: relationship.types, direction: relationship.direction, min: length.min, max: length.max,
+                    properties: relationship.properties, kind: kind, singleHop: pattern.shortestIsSingleHop,
+                    stepConditions: stepConditions,
+                    predicate: onPath.dropFirst().reduce(onPath.first) { all, next in all.map { .binary(.and, $0, next) } })))
+                bound.formUnion(searched)
+                placeReady()
+                continue
+            }
+            let start = startIndex(of: pattern, bound: bound)
+            bindStart(pattern.nodes[start])
             // Rightwards from the start, then leftwards: relationship i joins node i and i + 1.
             let steps = Array(start..<pattern.relationships.count).map { ($0, true) }
                 + Array((0..<start).reversed()).map { ($0, false) }
@@ -169,6 +202,28 @@ enum Planner {
         let rest = conjuncts.dropFirst().reduce(conjuncts.first) { all, next in all.map { .binary(.and, $0, next) } }
         return .match(operators: operators, predicate: rest, isOptional: match.isOptional,
                       introduced: match.introduced)
+    }
+
+    /// `all(x IN relationships(p) WHERE c)` or `none(…)` (or over `nodes(p)`, or the shortest
+    /// path's relationship list `r`) where `c` reads only `x` and what is bound before the
+    /// search: a condition each step of the path must meet.
+    static func stepCondition(_ conjunct: Expression, path: Int, relationship: Int, bound: Set<Int>) -> PathStepCondition? {
+        guard case .quantifier(let quantifier, .slot(let element), let list, let predicate) = conjunct,
+              quantifier == .all || quantifier == .none,
+              let slots = predicate.referencedSlots, slots.subtracting([element]).isSubset(of: bound) else { return nil }
+        let onNodes: Bool
+        switch list {
+        case .slot(relationship): onNodes = false
+        case .function(let call) where call.arguments.count == 1 && !call.isDistinct:
+            guard case .slot(path) = call.arguments[0] else { return nil }
+            switch call.name.lowercased() {
+            case "relationships": onNodes = false
+            case "nodes": onNodes = true
+            default: return nil
+            }
+        default: return nil
+        }
+        return PathStepCondition(slot: element, predicate: predicate, expected: quantifier == .all, onNodes: onNodes)
     }
 
     /// The WHERE conjuncts of `match`, with `n.key = value` ones moved into the property map of

@@ -166,7 +166,11 @@ struct Binder {
         }
         var pathSlots: [Int?] = []
         for part in match.patterns {
-            guard let path = part.pathVariable else { pathSlots.append(nil); continue }
+            guard let path = part.pathVariable else {
+                // A shortest path always has a path slot: its operator binds the path it found.
+                pathSlots.append(part.shortest == nil ? nil : scope.allocateHidden())
+                continue
+            }
             if scope[path] != nil { throw Binder.semantic("Variable `\(path)` already declared") }
             pathSlots.append(scope.declare(path, kind: .path))
         }
@@ -180,6 +184,17 @@ struct Binder {
                     slot: s, types: relationship.types, properties: try resolve(relationship.properties),
                     direction: relationship.direction, length: relationship.length, isNamed: relationship.variable != nil))
             }
+            if let kind = part.shortest {
+                bound.shortest = kind
+                // `shortestPath((a)-[r]-(b))`: one hop, `r` a relationship rather than a list.
+                if bound.relationships[0].length == nil {
+                    bound.relationships[0].length = VariableLength(min: 1, max: 1)
+                    bound.shortestIsSingleHop = true
+                }
+                if boundBefore.contains(shape.relationships[0]) {
+                    throw Binder.semantic("The relationship '\(part.relationships[0].variable ?? "")' of a shortest path cannot reuse a variable bound before")
+                }
+            }
             patterns.append(bound)
         }
         let predicate = try match.predicate.map { e throws(QueryError) in try resolve(e, allowAggregates: false) }
@@ -191,6 +206,9 @@ struct Binder {
         let boundBefore = Set(0..<scope.width)
         var patterns: [BoundPattern] = []
         for part in create.patterns {
+            if part.shortest != nil {
+                throw Binder.semantic("shortestPath(…) and allShortestPaths(…) can only be used to match, not in CREATE or MERGE")
+            }
             if let path = part.pathVariable {
                 throw QueryError(.semantic, "Named paths are not supported in CREATE or MERGE ('\(path)')")
             }

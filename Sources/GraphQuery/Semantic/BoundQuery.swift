@@ -27,6 +27,12 @@ struct BoundPattern: Sendable {
     var relationships: [BoundRelationshipPattern]
     /// The slot of `p` in `p = (…)`, which receives the matched path.
     var pathSlot: Int? = nil
+    /// Set for `shortestPath(…)` / `allShortestPaths(…)`: one relationship, always with a
+    /// length (`*1..1` for one written without), and a path slot (hidden when unnamed).
+    var shortest: ShortestPathKind? = nil
+    /// The shortest path's relationship was written without a length: its slot holds the one
+    /// relationship, not a list.
+    var shortestIsSingleHop = false
 }
 
 /// MATCH after binding.
