@@ -46,6 +46,7 @@ struct ParserTests {
         case .mapProjection(let b, let items): return shape(b) + "{\(items.count) items}"
         case .patternPredicate(let p): return "pattern(\(p.patterns.count))"
         case .patternComprehension(let p): return "[pattern(\(p.patterns.count)) | ...]"
+        case .subquery(let s): return "\(s.kind.rawValue.lowercased()) {\(s.query.clauses.count) clauses}"
         }
     }
 

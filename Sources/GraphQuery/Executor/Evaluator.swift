@@ -205,6 +205,8 @@ extension ExecutionContext {
                 return true
             }
             return .list(values)
+        case .subquery(let subquery):
+            return try evaluate(subquery, row)
         case .patternPredicate(let pattern):
             if pattern.predicate == nil, let answer = try boundAdjacency(pattern.plan, row) { return .bool(answer) }
             var local = Executor.padded(row, to: pattern.width)

@@ -80,9 +80,10 @@ enum Executor {
 }
 
 extension ExecutionContext {
-    /// Runs one plan's steps (not its UNION parts) and returns its final rows.
-    func rows(of plan: LogicalPlan) throws(QueryError) -> [Row] {
-        var rows: [Row] = [[]]
+    /// Runs one plan's steps (not its UNION parts) on `input` (one empty row for a query; the
+    /// outer row for a subquery) and returns its final rows.
+    func rows(of plan: LogicalPlan, input: [Row] = [[]]) throws(QueryError) -> [Row] {
+        var rows = input
         var start = 0
         while start < plan.steps.count {
             var end = plan.steps[start...].firstIndex { Executor.isBreaker($0.step) } ?? plan.steps.count

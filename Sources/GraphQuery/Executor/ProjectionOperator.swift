@@ -247,7 +247,7 @@ extension Expression {
         case .unary(_, let operand), .isNull(let operand, _), .hasLabels(let operand, _): return operand.containsAggregate
         case .binary(_, let l, let r), .subscriptIndex(let l, let r): return l.containsAggregate || r.containsAggregate
         case .function(let call): return call.arguments.contains { $0.containsAggregate }
-        case .patternPredicate, .patternComprehension: return false
+        case .patternPredicate, .patternComprehension, .subquery: return false
         case .slice, .caseExpression, .listComprehension, .quantifier, .reduce, .mapProjection:
             return children.contains { $0.containsAggregate }
         }

@@ -34,7 +34,8 @@ struct ParameterHeader {
         while true {
             let name = try? parser.peekToken()
             let equals = try? parser.peekToken(1)
-            guard let name, name.kind == .identifier || name.kind == .escapedIdentifier,
+            // A name may be all digits, as `$1` in the body may be.
+            guard let name, name.kind == .identifier || name.kind == .escapedIdentifier || name.kind == .integer,
                   let equals, equals.isSymbol(.equal) else {
                 let bodyStart = parser.buffered.first?.location.offset ?? parser.lexer.position
                 let bytes = parser.lexer.bytes

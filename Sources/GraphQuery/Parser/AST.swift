@@ -267,6 +267,18 @@ package struct PatternPredicate: Sendable {
     var width = 0
 }
 
+/// `EXISTS { MATCH … WITH … RETURN … }` or `COUNT { … }`: a query run for each row with the
+/// row's variables in scope; EXISTS is whether it returns a row, COUNT how many it returns.
+package struct Subquery: Sendable {
+    package enum Kind: String, Sendable { case exists = "EXISTS", count = "COUNT" }
+    package var kind: Kind
+    package var query: Query
+    package var location: SourceLocation
+    /// Filled in by the binder: the query's plan, whose input is the row cut to `outerWidth`.
+    var plan: LogicalPlan? = nil
+    var outerWidth = 0
+}
+
 /// A function call `name([DISTINCT] args)`, or `count(*)` with `isStar`.
 package struct FunctionCall: Sendable {
     package var name: String
@@ -314,6 +326,8 @@ package indirect enum Expression: Sendable {
     case patternPredicate(PatternPredicate)
     /// `[(a)-[:F]->(b) WHERE … | b.name]`: a list with one value per match of the pattern.
     case patternComprehension(PatternPredicate)
+    /// `EXISTS { … }` or `COUNT { … }` around a query of its own, which sees the row's variables.
+    case subquery(Subquery)
     case function(FunctionCall)
     /// Filled in by the planner: the value of the n-th aggregate of the enclosing projection.
     case aggregateResult(Int)

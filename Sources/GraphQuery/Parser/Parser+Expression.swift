@@ -217,6 +217,7 @@ extension Parser {
                 if token.isKeyword("NULL") { advance(); return .literal(.null) }
                 if token.isKeyword("CASE") { advance(); return try parseCase() }
                 if token.isKeyword("EXISTS"), next.isSymbol(.leftBrace) { advance(); return try parseExistsSubquery(token.location) }
+                if token.isKeyword("COUNT"), next.isSymbol(.leftBrace) { advance(); return try parseCountSubquery(token.location) }
                 if shortestPathKind(token) != nil, next.isSymbol(.leftParen) { return try parseShortestPathExpression() }
                 if token.text.lowercased() == "reduce", next.isSymbol(.leftParen),
                    tokens[min(index + 3, tokens.count - 1)].isSymbol(.equal) {
@@ -381,16 +382,53 @@ extension Parser {
         return .function(FunctionCall(name: "head", isDistinct: false, isStar: false, arguments: [collected], location: location))
     }
 
-    /// `exists { MATCH pattern [WHERE …] }` or `exists { pattern [WHERE …] }`, after `exists`.
+    /// `exists { MATCH pattern [WHERE …] }` or `exists { pattern [WHERE …] }`, after `exists`: a
+    /// pattern check; any other body (`exists { MATCH … WITH … RETURN … }`) is a whole query.
     mutating func parseExistsSubquery(_ location: SourceLocation) throws(QueryError) -> Expression {
         try expect(.leftBrace)
+        let saved = index, savedNames = parameterNames
+        if let (patterns, predicate) = try? parseSimpleSubqueryBody() {
+            var subquery = PatternPredicate(patterns: patterns, predicate: predicate, location: location)
+            subquery.isSubquery = true
+            return .patternPredicate(subquery)
+        }
+        index = saved
+        parameterNames = savedNames
+        return .subquery(Subquery(kind: .exists, query: try parseSubqueryBody(), location: location))
+    }
+
+    /// `count { pattern [WHERE …] }` or `count { query }`, after `count`: always a query (the
+    /// bare pattern becomes its MATCH).
+    mutating func parseCountSubquery(_ location: SourceLocation) throws(QueryError) -> Expression {
+        try expect(.leftBrace)
+        let saved = index, savedNames = parameterNames
+        if current.isSymbol(.leftParen), let (patterns, predicate) = try? parseSimpleSubqueryBody() {
+            let match = Clause.match(MatchClause(isOptional: false, patterns: patterns, predicate: predicate))
+            return .subquery(Subquery(kind: .count, query: Query(clauses: [match], parameterNames: []), location: location))
+        }
+        index = saved
+        parameterNames = savedNames
+        return .subquery(Subquery(kind: .count, query: try parseSubqueryBody(), location: location))
+    }
+
+    /// `[MATCH] pattern, … [WHERE …] }`: the short form of a subquery body.
+    mutating func parseSimpleSubqueryBody() throws(QueryError) -> (patterns: [PatternPart], predicate: Expression?) {
         _ = acceptKeyword("MATCH")
         let patterns = try parsePatternList()
         let predicate = acceptKeyword("WHERE") ? try parseExpression() : nil
         try expect(.rightBrace, "'}'")
-        var subquery = PatternPredicate(patterns: patterns, predicate: predicate, location: location)
-        subquery.isSubquery = true
-        return .patternPredicate(subquery)
+        return (patterns, predicate)
+    }
+
+    /// Clauses up to the closing `}` of a subquery.
+    mutating func parseSubqueryBody() throws(QueryError) -> Query {
+        var clauses: [Clause] = []
+        while !accept(.rightBrace) {
+            if current.kind == .endOfInput { throw unexpected(clauses.isEmpty ? Parser.clauseKeywords : "'}'") }
+            clauses.append(try parseClause())
+        }
+        if clauses.isEmpty { throw error("A subquery needs at least one clause", at: previous.location) }
+        return Query(clauses: clauses, parameterNames: [])
     }
 }
 

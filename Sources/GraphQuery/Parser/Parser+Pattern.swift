@@ -79,7 +79,9 @@ extension Parser {
                 types.append(try parseName("a relationship type name"))
                 while accept(.pipe) {
                     _ = accept(.colon)
-                    types.append(try parseName("a relationship type name"))
+                    let type = try parseName("a relationship type name")
+                    // `[:T|:T]` is `[:T]`: a relationship matches once, however often its type is listed.
+                    if !types.contains(type) { types.append(type) }
                 }
             }
             if accept(.star) { length = try parseVariableLength() }

@@ -355,7 +355,7 @@ extension Expression {
                 case .property, .allProperties: return nil
                 }
             })
-        case .patternPredicate, .patternComprehension: return nil
+        case .patternPredicate, .patternComprehension, .subquery: return nil
         case .list(let elements): return Expression.union(elements)
         case .map(let entries): return Expression.union(entries.map(\.value))
         case .function(let call): return Expression.union(call.arguments)

@@ -282,7 +282,9 @@ struct Binder {
         if projection.includesAll {
             // openCypher orders the columns of `*` by name.
             let visible = scope.names.sorted()
-            if visible.isEmpty && projection.items.isEmpty {
+            // `WITH *` of nothing passes the rows on with no columns (openCypher); `RETURN *` of
+            // nothing would return rows without columns, which is an error.
+            if visible.isEmpty && projection.items.isEmpty && isReturn {
                 throw Binder.semantic("\(isReturn ? "RETURN" : "WITH") * is not allowed when there are no variables in scope")
             }
             for name in visible {
@@ -345,7 +347,21 @@ struct Binder {
         let skip = try projection.skip.map { e throws(QueryError) in try constant.resolve(e, allowAggregates: false) }
         let limit = try projection.limit.map { e throws(QueryError) in try constant.resolve(e, allowAggregates: false) }
         let outputBinder = with(scope: output)
-        let predicate = try projection.predicate.map { e throws(QueryError) in try outputBinder.resolve(e, allowAggregates: false) }
+        var predicate: Expression?
+        if let written = projection.predicate {
+            do {
+                predicate = try outputBinder.resolve(written, allowAggregates: false)
+            } catch {
+                // `WITH DISTINCT a.name AS name WHERE a.name = 'B'`: an expression the WITH
+                // projects stands for its column, so the WHERE may still write it out.
+                let projected = projection.items.map { (expression: $0.expression, name: $0.name) }
+                let substituted = written.rewritten { e in
+                    projected.first { $0.expression.isSameExpression(as: e) }.map { .variable($0.name, SourceLocation(line: 1, column: 1, offset: 0)) }
+                }
+                guard let resolved = try? outputBinder.resolve(substituted, allowAggregates: false) else { throw error }
+                predicate = resolved
+            }
+        }
         scope = output
         return BoundProjection(items: items, aggregates: aggregates, isDistinct: projection.isDistinct, orderBy: orderBy,
                                sortSeesInput: sortSeesInput, skip: skip, limit: limit, predicate: predicate)
@@ -427,6 +443,8 @@ struct Binder {
             return .patternPredicate(try bindPatternPredicate(pattern))
         case .patternComprehension(let pattern):
             return .patternComprehension(try bindPatternPredicate(pattern))
+        case .subquery(let subquery):
+            return .subquery(try bindSubquery(subquery))
         case .function(let call):
             let builtIn = FunctionCatalog.lookup(call.name)
             guard let signature = builtIn ?? registeredSignature(call.name) else {
@@ -529,6 +547,27 @@ extension Binder {
         bound.projection = try pattern.projection.map { e throws(QueryError) in try inner.resolve(e, allowAggregates: false) }
         bound.width = inner.scope.width
         return bound
+    }
+
+    /// Binds `EXISTS { … }` / `COUNT { … }` as a query of its own that starts from the current
+    /// row: its clauses see every variable in scope, and what it returns is only counted, so a
+    /// body without RETURN (`COUNT { MATCH … }`) returns its rows as they are.
+    func bindSubquery(_ subquery: Subquery) throws(QueryError) -> Subquery {
+        var query = subquery.query
+        if case .return? = query.clauses.last {} else {
+            let item = ProjectionItem(expression: .literal(.bool(true)), alias: " row", sourceText: "true")
+            query.clauses.append(.return(Projection(isDistinct: false, includesAll: false, items: [item], orderBy: [],
+                                                    skip: nil, limit: nil, predicate: nil, location: subquery.location)))
+        }
+        var inner = self
+        let bound = try inner.bindQuery(query)
+        guard !bound.isUpdating else {
+            throw QueryError(.semantic, "\(subquery.kind.rawValue) { … } cannot change the graph", location: subquery.location)
+        }
+        var result = subquery
+        result.plan = Planner.plan(bound)
+        result.outerWidth = scope.width
+        return result
     }
 
     /// Resolves CALL: the procedure must exist, take this many arguments, and yield these names.

@@ -6,7 +6,7 @@ extension Expression {
     /// Direct sub-expressions (for comprehensions and quantifiers, including the local variable).
     var children: [Expression] {
         switch self {
-        case .literal, .parameter, .variable, .aggregateResult, .slot, .patternPredicate, .patternComprehension: return []
+        case .literal, .parameter, .variable, .aggregateResult, .slot, .patternPredicate, .patternComprehension, .subquery: return []
         case .property(let base, _), .unary(_, let base), .isNull(let base, _), .hasLabels(let base, _): return [base]
         case .binary(_, let l, let r), .subscriptIndex(let l, let r): return [l, r]
         case .list(let elements): return elements
@@ -47,7 +47,7 @@ extension Expression {
         func r(_ e: Expression) -> Expression { e.rewritten(transform) }
         let rebuilt: Expression
         switch self {
-        case .literal, .parameter, .variable, .aggregateResult, .slot, .patternPredicate, .patternComprehension: rebuilt = self
+        case .literal, .parameter, .variable, .aggregateResult, .slot, .patternPredicate, .patternComprehension, .subquery: rebuilt = self
         case .property(let base, let key): rebuilt = .property(r(base), key)
         case .unary(let op, let base): rebuilt = .unary(op, r(base))
         case .isNull(let base, let negated): rebuilt = .isNull(r(base), negated: negated)

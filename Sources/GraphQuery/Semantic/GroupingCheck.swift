@@ -17,7 +17,7 @@ extension Expression {
         case .list(let elements): return elements.allSatisfy { $0.isDetermined(by: keys) }
         case .map(let entries): return entries.allSatisfy { $0.value.isDetermined(by: keys) }
         case .function(let call): return call.arguments.allSatisfy { $0.isDetermined(by: keys) }
-        case .patternPredicate, .patternComprehension: return false
+        case .patternPredicate, .patternComprehension, .subquery: return false
         case .listComprehension, .quantifier, .reduce:
             let locals = localSlots.map { Expression.slot($0) }
             return children.allSatisfy { $0.isDetermined(by: keys + locals) }
