@@ -390,7 +390,17 @@ public final class QueryEngine: Sendable {
         }
         if let hit { return (hit.compiled, hit.hasRun) }
         let query = try Parser.parse(body)
-        let bound = try Binder.bind(query, registry: procedures)
+        let bound: BoundQuery
+        do {
+            bound = try Binder.bind(query, registry: procedures)
+        } catch {
+            // A semantic error that knows where it is shows that line, as a syntax error does.
+            var located = error
+            if let location = error.location, error.contextLine == nil {
+                located.contextLine = Lexer.lineText(Array(body.utf8), containing: location.offset)
+            }
+            throw located
+        }
         // Rewrites of the syntax tree bind again; the original bound first, so errors are its own.
         let rewritten = optimize ? CollectUnwind.rewrite(query).flatMap { try? Binder.bind($0, registry: procedures) } : nil
         let plan = optimize ? Planner.plan(rewritten ?? bound, batched: batched)

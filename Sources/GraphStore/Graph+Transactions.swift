@@ -40,6 +40,8 @@ extension Graph {
         precondition(transaction != nil, "no transaction is open")
         let redo = transaction!.redo  // checked just above
         transaction = nil
+        nodeIDAllocator.settle()
+        relationshipIDAllocator.settle()
         return redo
     }
 

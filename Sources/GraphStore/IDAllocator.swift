@@ -1,6 +1,8 @@
 // IDAllocator.swift — hands out dense entity ids, reusing freed ones, with exact undo.
 // Nodes and relationships each have one. Every operation has an inverse so that a rolled-back
-// transaction leaves the free list exactly as it was, which keeps later ids deterministic.
+// transaction leaves the free list exactly as it was, which keeps later ids deterministic. An
+// id freed by a transaction is reused only after it commits: within it, a variable still
+// holding the deleted entity must not come to name a new one.
 // IDSlotLimit bounds the ids a file may name, so a damaged one cannot make billions of slots.
 
 import Glibc
@@ -10,10 +12,14 @@ struct IDAllocator: Sendable, Equatable {
     /// Number of slots ever made (live + free); valid ids are `0..<capacity`.
     private(set) var capacity = 0
     private(set) var free: [UInt32] = []
+    /// Ids freed by the open transaction, in order: free once it commits (`settle`).
+    private(set) var held: [UInt32] = []
 
     /// How an id was obtained, so that `undo` can put everything back.
     enum Allocation: Sendable {
         case reused(position: Int)
+        /// A requested id (replay) that the open transaction had freed.
+        case reusedHeld(position: Int)
         case appended(previousCapacity: Int, gapCount: Int)
     }
 
@@ -31,6 +37,10 @@ struct IDAllocator: Sendable, Equatable {
     mutating func allocate(_ requested: UInt32? = nil) -> (id: UInt32, allocation: Allocation)? {
         if let id = requested {
             if Int(id) < capacity {
+                if let i = held.lastIndex(of: id) {
+                    held.remove(at: i)
+                    return (id, .reusedHeld(position: i))
+                }
                 guard let i = free.lastIndex(of: id) else { return nil }
                 free.remove(at: i)
                 return (id, .reused(position: i))
@@ -51,18 +61,27 @@ struct IDAllocator: Sendable, Equatable {
         switch allocation {
         case .reused(let position):
             free.insert(id, at: position)
+        case .reusedHeld(let position):
+            held.insert(id, at: position)
         case .appended(let previousCapacity, let gapCount):
             free.removeLast(gapCount)
             capacity = previousCapacity
         }
     }
 
-    mutating func release(_ id: UInt32) { free.append(id) }
+    /// Frees `id` when the open transaction commits.
+    mutating func release(_ id: UInt32) { held.append(id) }
 
     /// Inverse of the latest `release`.
     mutating func unrelease(_ id: UInt32) {
-        let last = free.popLast()
+        let last = held.popLast()
         assert(last == id, "undo out of order")
+    }
+
+    /// The transaction committed: the ids it freed may be reused.
+    mutating func settle() {
+        free.append(contentsOf: held)
+        held.removeAll()
     }
 }
 

@@ -15,7 +15,7 @@ struct BatchExecutorTests {
         "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c) RETURN c, count(*) AS n",
         "MATCH (u:User {id: $u})-[:FRIEND]-(f)-[:FRIEND]-(c) WHERE c <> u AND NOT (u)-[:FRIEND]-(c) RETURN c.id AS id, count(*) AS n ORDER BY n DESC, id LIMIT 5",
         "MATCH (a:User)-[:FRIEND]->(b) RETURN b, count(*)",
-        "MATCH (a:User)-[:FRIEND]->(b) RETURN id(b) AS b, count(*) AS n, id(b) * 2 + count(*) AS m",
+        "MATCH (a:User)-[:FRIEND]->(b) RETURN b.id AS b, count(*) AS n, b.id * 2 + count(*) AS m",
         "MATCH (a)-[:FRIEND]-(b) RETURN a, count(b) AS n, count(DISTINCT b) AS d",
         "MATCH (a)<-[:FOLLOWS]-(b) WHERE id(b) > $u RETURN a.id AS id, count(*) AS n ORDER BY id",
         "MATCH (a:User)-[:FRIEND]-(b:User)-[:FRIEND]-(c:User) WHERE id(a) < id(c) RETURN count(*) AS n, count(DISTINCT c) AS d",

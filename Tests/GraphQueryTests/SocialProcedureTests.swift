@@ -185,7 +185,7 @@ import GraphStore
         // A value from before the call is read only for a row that is projected: a user without
         // friends gets no rows and no error from `k.x`, on either path.
         _ = try engine.execute("CREATE (:User {id: 999})", on: store)
-        let lonely = "WITH 5 AS k CALL social.friends(999, null) YIELD friend {where} RETURN k.x, friend.id"
+        let lonely = "WITH toInteger('5') AS k CALL social.friends(999, null) YIELD friend {where} RETURN k.x, friend.id"
         for variant in ["", "WHERE true"] {
             #expect(try rows(engine, store, lonely.replacingOccurrences(of: "{where}", with: variant)).isEmpty)
         }

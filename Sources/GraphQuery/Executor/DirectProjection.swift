@@ -39,7 +39,7 @@ struct DirectProjection: Sendable {
         let columnOfSlot: (Int) -> Int?
         switch step {
         case .call(let call):
-            guard call.isReadOnly, call.predicate == nil, !call.isOptional else { return nil }
+            guard call.isReadOnly, call.predicate == nil, !call.isOptional, !call.isVoid else { return nil }
             // A slot yielded twice holds the last column placed into it (emitOutputs).
             let columns = Dictionary(call.outputs.map { ($0.slot, $0.column) }, uniquingKeysWith: { _, last in last })
             columnOfSlot = { columns[$0] }

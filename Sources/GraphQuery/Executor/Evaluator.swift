@@ -233,9 +233,13 @@ extension ExecutionContext {
         switch value {
         case .null: return .null
         case .node(let node):
+            if hasDeleted, !withGraph({ $0.contains(node) }) { throw ExecutionContext.deletedAccess("node", node.rawValue) }
             guard let id = propertyKeyID(key) else { return .null }
             return RuntimeValue(property(id, of: node))
         case .relationship(let relationship):
+            if hasDeleted, !withGraph({ $0.contains(relationship.id) }) {
+                throw ExecutionContext.deletedAccess("relationship", relationship.id.rawValue)
+            }
             guard let id = propertyKeyID(key) else { return .null }
             return RuntimeValue(property(id, of: relationship.id))
         case .map(let keys, let values):

@@ -64,6 +64,14 @@ final class ExecutionContext {
     /// Whether the plan changes nothing: an operator may then go on from inside a store search
     /// that holds the graph (ShortestPathOperator).
     @exclusivity(unchecked) var isReadOnly = false
+    /// Set once the run deletes something: reading a property or the labels of an entity then
+    /// checks that it still exists (ids freed by the run are not reused before it commits).
+    @exclusivity(unchecked) var hasDeleted = false
+
+    /// The error for reading what this query deleted (Neo4j's DeletedEntityAccess).
+    static func deletedAccess(_ entity: String, _ id: UInt32) -> QueryError {
+        QueryError(.runtime, "The \(entity) \(id) was deleted by this query: its properties and labels can no longer be read")
+    }
     /// Where the plan's returned rows go (Executor.run); nil for a plan that returns nothing.
     /// The last stretch's stream holds it (StreamState) while it runs.
     @exclusivity(unchecked) var collector: ResultCollector?

@@ -116,6 +116,27 @@ extension ExecutionContext {
             return try match(operators, index + 1, &row, emit)
         case .shortestPath(let step):
             return try shortestPath(step, operators, index, &row, emit)
+        case .followList(let from, let relationshipSlot, let to, let types, let direction, let toIsBound, let min, let max, let reversed):
+            guard case .node(let start) = row[from], case .list(let list) = row[relationshipSlot] else { return true }
+            guard list.count >= min, max.map({ list.count <= $0 }) ?? true else { return true }
+            let allowed = types.isEmpty ? nil : Set(typeIDs(types))
+            var current = start
+            for element in reversed ? list.reversed() : list {
+                guard case .relationship(let r) = element, allowed?.contains(r.type) ?? true else { return true }
+                switch direction {
+                case .leftToRight: guard r.start == current else { return true }; current = r.end
+                case .rightToLeft: guard r.end == current else { return true }; current = r.start
+                case .either:
+                    guard r.start == current || r.end == current else { return true }
+                    current = r.otherEnd(from: current)
+                }
+            }
+            if toIsBound {
+                guard row[to] == .node(current) else { return true }
+                return try match(operators, index + 1, &row, emit)
+            }
+            row[to] = .node(current)
+            return try match(operators, index + 1, &row, emit)
         case .adjacencyCheck(let from, let to, let types, let direction):
             guard case .node(let start) = row[from], case .node(let end) = row[to],
                   adjacent(start, end, types, direction) else { return true }

@@ -73,6 +73,10 @@ extension ExecutionContext {
     func emitOutputs(_ call: BoundCall, _ outputs: ProcedureRows, _ row: Row,
                      _ emit: (Row) throws(QueryError) -> Bool) throws(QueryError) {
         var current = row
+        if call.isVoid {
+            _ = try emit(current)
+            return
+        }
         var emitted = false
         for r in 0..<outputs.count {
             try watchdog.tick()

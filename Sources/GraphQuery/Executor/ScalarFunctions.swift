@@ -73,6 +73,7 @@ extension ExecutionContext {
             }
         case .labels:
             guard case .node(let n) = argument else { throw RuntimeValue.typeMismatch(expected: "Node or Null", argument) }
+            if hasDeleted, !withGraph({ $0.contains(n) }) { throw ExecutionContext.deletedAccess("node", n.rawValue) }
             return withGraph { graph in
                 guard graph.contains(n) else { return .list([]) }
                 var names: [RuntimeValue] = []

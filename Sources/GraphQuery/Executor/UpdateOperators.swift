@@ -139,6 +139,7 @@ extension ExecutionContext {
         for row in rows {
             for target in targets { try add(try evaluate(target, row)) }
         }
+        hasDeleted = hasDeleted || !nodes.isEmpty || !relationships.isEmpty
         if detach {
             for node in nodes where graph.contains(node) {
                 for direction in [Direction.outgoing, .incoming] {
@@ -188,7 +189,10 @@ extension ExecutionContext {
             }
             if matches.isEmpty {
                 let created = try create(merge.create, rows: [row])
-                for r in created {
+                for var r in created {
+                    if let path = merge.pathSlot, let pattern = merge.create.patterns.first {
+                        r[path] = Self.path(nodes: pattern.nodes.map(\.slot), relationships: pattern.relationships.map(\.slot), in: r)
+                    }
                     try applySet(merge.onCreate, r)
                     output.append(r)
                 }
@@ -200,6 +204,19 @@ extension ExecutionContext {
             }
         }
         return output
+    }
+
+    /// The path through a pattern's node and relationship slots of `row` (null when one is not
+    /// bound): what `p = …` names once the pattern's elements are.
+    static func path(nodes: [Int], relationships: [Int], in row: Row) -> RuntimeValue {
+        guard case .node(let first) = row[nodes[0]] else { return .null }
+        var pathNodes = [first], pathRelationships: [Relationship] = []
+        for (i, slot) in relationships.enumerated() {
+            guard case .relationship(let r) = row[slot], case .node(let next) = row[nodes[i + 1]] else { return .null }
+            pathRelationships.append(r)
+            pathNodes.append(next)
+        }
+        return .path(nodes: pathNodes, relationships: pathRelationships)
     }
 
     /// CREATE/DROP INDEX and CONSTRAINT. A unique constraint is a unique index in the store.

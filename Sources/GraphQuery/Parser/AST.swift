@@ -61,6 +61,10 @@ package struct CallClause: Sendable {
     package var yields: [(name: String, alias: String?)]?
     package var predicate: Expression?
     package var location: SourceLocation
+    /// `CALL p.name` without parentheses: each argument is the parameter of its name.
+    package var implicitArguments = false
+    /// `YIELD *` was written (only a standalone call may).
+    package var yieldsAll = false
 }
 
 /// One item of SET (also used by MERGE's ON CREATE / ON MATCH).
@@ -183,6 +187,8 @@ package struct NodePattern: Sendable {
     package var labels: [String]
     package var properties: [(key: String, value: Expression)]
     package var location: SourceLocation
+    /// A property map was written, even `{}`.
+    package var hasPropertyMap = false
 }
 
 /// Which way a relationship pattern points, read left to right.
@@ -262,6 +268,8 @@ package struct PatternPredicate: Sendable {
     /// True for `EXISTS { … }`, which may name new variables; a bare pattern used as a
     /// predicate may not (openCypher: its variables must be bound already).
     package var isSubquery = false
+    /// Written inside `exists(…)`: a test, not a pattern used as a value.
+    package var isExistsCall = false
     var plan: [PatternOperator] = []
     /// Row width the check needs (hidden slots for its anonymous elements).
     var width = 0

@@ -18,6 +18,16 @@ extension Parser {
     mutating func parseSetItems() throws(QueryError) -> [SetItem] {
         var items: [SetItem] = []
         repeat {
+            // `SET (expression).key = value`: the entity is whatever the parentheses give.
+            if accept(.leftParen) {
+                let target = try parseExpression()
+                try expect(.rightParen, "')'")
+                try expect(.dot, "'.'")
+                let key = try parseName("a property key name")
+                try expect(.equal, "'='")
+                items.append(.property(target: target, key: key, value: try parseExpression()))
+                continue
+            }
             let variable = try parseTargetVariable()
             if current.isSymbol(.colon) {
                 var labels: [String] = []
@@ -82,15 +92,17 @@ extension Parser {
         var name = try parseName("a procedure name")
         while accept(.dot) { name += "." + (try parseName("a procedure name")) }
         var arguments: [Expression] = []
-        try expect(.leftParen, "'('")
-        if !accept(.rightParen) {
+        let implicitArguments = !accept(.leftParen)
+        if !implicitArguments, !accept(.rightParen) {
             arguments = try parseExpressionList()
             try expect(.rightParen, "',' or ')'")
         }
         var yields: [(name: String, alias: String?)]?
         var predicate: Expression?
+        var yieldsAll = false
         if acceptKeyword("YIELD") {
-            if !accept(.star) {
+            yieldsAll = accept(.star)
+            if !yieldsAll {
                 var list: [(name: String, alias: String?)] = []
                 repeat {
                     let field = try parseName("a procedure output name")
@@ -101,7 +113,8 @@ extension Parser {
             }
             if acceptKeyword("WHERE") { predicate = try parseExpression() }
         }
-        return CallClause(name: name, arguments: arguments, yields: yields, predicate: predicate, location: start)
+        return CallClause(name: name, arguments: arguments, yields: yields, predicate: predicate, location: start,
+                          implicitArguments: implicitArguments, yieldsAll: yieldsAll)
     }
 
     /// After CREATE/DROP: `INDEX FOR (u:User) ON (u.id)`, `INDEX ON :User(id)`,

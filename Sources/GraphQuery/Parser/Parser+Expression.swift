@@ -179,6 +179,7 @@ extension Parser {
         case .float:
             advance()
             guard let value = Double(token.text) else { throw error("Invalid numeric value '\(token.text)'", at: token.location) }
+            guard value.isFinite else { throw error("Floating point number is too large: '\(token.text)'", at: token.location) }
             return .literal(.double(value))
         case .string:
             advance()
@@ -272,8 +273,9 @@ extension Parser {
         // predicate does; as a function of a value it would only test the predicate's boolean
         // for null and so be true for every row.
         if name.lowercased() == "exists", !isDistinct, arguments.count == 1,
-           case .patternPredicate = arguments[0] {
-            return arguments[0]
+           case .patternPredicate(var pattern) = arguments[0] {
+            pattern.isExistsCall = true
+            return .patternPredicate(pattern)
         }
         return .function(FunctionCall(name: name, isDistinct: isDistinct, isStar: false, arguments: arguments,
                                       location: first.location))

@@ -55,13 +55,15 @@ extension Parser {
         var labels: [String] = []
         while accept(.colon) { labels.append(try parseName("a label name")) }
         var properties: [(key: String, value: Expression)] = []
-        if current.isSymbol(.leftBrace) { properties = try parseMapEntries() }
+        let hasPropertyMap = current.isSymbol(.leftBrace)
+        if hasPropertyMap { properties = try parseMapEntries() }
         guard accept(.rightParen) else {
             throw unexpected(labels.isEmpty && properties.isEmpty && variable == nil
                 ? "a variable, a label, '{', a parameter or ')'"
                 : properties.isEmpty ? "a label, '{', a parameter or ')'" : "')'")
         }
-        return NodePattern(variable: variable, labels: labels, properties: properties, location: location)
+        return NodePattern(variable: variable, labels: labels, properties: properties, location: location,
+                           hasPropertyMap: hasPropertyMap)
     }
 
     /// `-[…]->`, `<-[…]-`, `-[…]-`, and the bare forms `-->`, `<--`, `--`.

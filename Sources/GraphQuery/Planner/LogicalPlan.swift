@@ -45,6 +45,12 @@ indirect enum PatternOperator: Sendable {
     case bindPath(slot: Int, nodes: [Int], relationships: [Int])
     /// `shortestPath(…)` / `allShortestPaths(…)` between two bound nodes.
     case shortestPath(ShortestPathStep)
+    /// A variable-length relationship whose variable an earlier clause bound to a list of
+    /// relationships (`WITH [r1, r2] AS rs MATCH (a)-[rs*]->(b)`): the list must be a walk
+    /// from the node in `from` (taken from its end when `reversed`), `direction`-wise, of
+    /// `types`, with `min...max` relationships; `to` receives (or must hold) where it ends.
+    case followList(from: Int, relationship: Int, to: Int, types: [String], direction: PatternDirection,
+                    toIsBound: Bool, min: Int, max: Int?, reversed: Bool)
 }
 
 /// What a shortest-path operator searches for: the least-length paths from the node in `from`

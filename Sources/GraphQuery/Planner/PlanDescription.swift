@@ -109,6 +109,9 @@ extension LogicalPlan {
             return "RelationshipFilter \(n(slot)) {" + properties.map(\.key).joined(separator: ", ") + "}"
         case .reverseList(let slot): return "ReverseList \(n(slot))"
         case .bindPath(let slot, _, _): return "BindPath \(n(slot))"
+        case .followList(let from, let rel, let to, _, let direction, _, _, _, _):
+            let (left, right) = arrow(direction)
+            return "FollowList \(n(from)) \(left)[\(n(rel))*]\(right) \(n(to))"
         case .shortestPath(let step):
             let typeText = step.types.isEmpty ? "" : ":" + step.types.joined(separator: "|")
             let (left, right) = arrow(step.direction)

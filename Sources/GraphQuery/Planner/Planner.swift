@@ -133,6 +133,17 @@ enum Planner {
                 }
                 let relationshipIsBound = bound.contains(relationship.slot)
                 let group = match.group(of: relationship.slot)
+                if let length = relationship.length, relationshipIsBound {
+                    operators.append(.followList(from: from.slot, relationship: relationship.slot, to: to.slot,
+                                                 types: relationship.types, direction: direction, toIsBound: bound.contains(to.slot),
+                                                 min: length.min, max: length.max, reversed: !rightwards))
+                    if !to.labels.isEmpty || !to.properties.isEmpty {
+                        operators.append(.nodeFilter(slot: to.slot, labels: to.labels, properties: to.properties))
+                    }
+                    bound.insert(to.slot)
+                    placeReady()
+                    continue
+                }
                 if let length = relationship.length {
                     operators.append(.variableExpand(from: from.slot, relationship: relationship.slot, to: to.slot,
                                                      types: relationship.types, direction: direction,

@@ -7,6 +7,8 @@ struct Binder {
     var scope = Scope()
     /// Procedures and registered functions the query may call.
     var registry = ProcedureRegistry()
+    /// Parameters a `CALL p.name` without parentheses reads as its arguments.
+    var implicitParameters: Set<String> = []
 
     static func bind(_ query: Query, registry: ProcedureRegistry = .standard) throws(QueryError) -> BoundQuery {
         var binder = Binder(registry: registry)
@@ -45,7 +47,7 @@ struct Binder {
             case .create(let create): bound = .create(try bindCreate(create))
             case .call(let call):
                 let standalone = query.clauses.count == 1
-                let (b, names) = try bindCall(call, standalone: standalone)
+                let (b, names) = try bindCall(call, standalone: standalone, last: index == query.clauses.count - 1)
                 if !b.isReadOnly { isUpdating = true }
                 if index == query.clauses.count - 1 { columns = names }
                 bound = .call(b)
@@ -54,6 +56,12 @@ struct Binder {
             case .delete(let delete):
                 var targets: [Expression] = []
                 for target in delete.targets {
+                    if case .hasLabels = target {
+                        throw QueryError(.syntax, "DELETE removes nodes and relationships, not labels: use REMOVE n:Label")
+                    }
+                    if let type = staticType(of: target), !type.isEntity {
+                        throw Binder.typeError("DELETE", expected: "Node, Relationship or Path", type)
+                    }
                     let e = try resolve(target, allowAggregates: false)
                     targets.append(e)
                 }
@@ -122,7 +130,7 @@ struct Binder {
             slotNames.append(Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.offset, $0.element) }))
         }
         return BoundQuery(clauses: clauses, columns: columns, slotNames: slotNames, isUpdating: isUpdating,
-                          parameterNames: query.parameterNames)
+                          parameterNames: query.parameterNames.union(implicitParameters))
     }
 
     // MARK: patterns
@@ -132,6 +140,9 @@ struct Binder {
         guard let variable else { return (scope.allocateHidden(), false) }
         if let existing = scope[variable] {
             // A plain value (from UNWIND or WITH) may hold an entity: checked when the plan runs.
+            if case .scalar(let type) = existing.kind {
+                throw Binder.typeError("variable '\(variable)'", expected: kind == .node ? "Node" : "Relationship", type)
+            }
             guard existing.kind == kind || existing.kind == .value else {
                 let kinds = Set([existing.kind, kind])
                 throw Binder.semantic(kinds == [.node, .relationship]
@@ -153,9 +164,15 @@ struct Binder {
             var nodes: [Int] = [], relationships: [Int] = []
             for node in part.nodes { nodes.append(try slot(for: node.variable, kind: .node).slot) }
             for relationship in part.relationships {
+                // A variable-length relationship may name a list an earlier clause made.
+                if relationship.length != nil, let name = relationship.variable, let entry = scope[name],
+                   entry.kind == .scalar(.list) {
+                    relationships.append(entry.slot)
+                    continue
+                }
                 let (s, _) = try slot(for: relationship.variable, kind: .relationship)
-                if relationship.length != nil, boundBefore.contains(s) {
-                    throw Binder.semantic("The variable-length relationship '\(relationship.variable ?? "")' cannot reuse a variable bound by an earlier clause")
+                if relationship.length != nil, boundBefore.contains(s), let name = relationship.variable, scope[name]?.kind == .relationship {
+                    throw Binder.semantic("Type mismatch: the variable-length relationship '\(name)' needs a list of relationships, but an earlier clause bound it to one relationship")
                 }
                 if !boundBefore.contains(s), !relationshipSlots.insert(s).inserted {
                     throw Binder.semantic("Cannot use the same relationship variable '\(relationship.variable ?? "")' for multiple patterns")
@@ -197,6 +214,7 @@ struct Binder {
             }
             patterns.append(bound)
         }
+        try checkPredicate(match.predicate)
         let predicate = try match.predicate.map { e throws(QueryError) in try resolve(e, allowAggregates: false) }
         return BoundMatch(patterns: patterns, predicate: predicate, isOptional: match.isOptional,
                           boundBefore: boundBefore, introduced: Array(boundBefore.count..<scope.width))
@@ -215,7 +233,7 @@ struct Binder {
             var bound = BoundPattern(nodes: [], relationships: [])
             for node in part.nodes {
                 let (s, existed) = try slot(for: node.variable, kind: .node)
-                if existed, !node.labels.isEmpty || !node.properties.isEmpty {
+                if existed, !node.labels.isEmpty || !node.properties.isEmpty || node.hasPropertyMap || part.relationships.isEmpty {
                     throw Binder.semantic("The bound variable '\(node.variable ?? "")' can't be redeclared in a CREATE clause")
                 }
                 // Only the first mention of a new variable creates the node; later ones reuse it.
@@ -300,11 +318,14 @@ struct Binder {
             if !isReturn, item.alias == nil, !item.expression.isVariable {
                 throw Binder.semantic("WITH clause projections must be aliased")
             }
+            if item.expression.isBarePattern { throw Binder.patternAsValue() }
             let expression = try resolve(item.expression, aggregates: &aggregates)
             items.append((item.name, expression))
             sourceTexts.append(item.sourceText)
             if case .slot(let s) = expression, let entry = scope.slots.values.first(where: { $0.slot == s }) {
                 kinds.append(entry.kind)
+            } else if let type = staticType(of: item.expression), !type.isEntity {
+                kinds.append(.scalar(type))
             } else {
                 kinds.append(.value)
             }
@@ -341,7 +362,20 @@ struct Binder {
                 }
             }
             let binder = with(scope: sortScope)
-            orderBy.append((try binder.resolve(sort.expression, allowAggregates: false), sort.ascending))
+            do {
+                orderBy.append((try binder.resolve(sort.expression, allowAggregates: false), sort.ascending))
+            } catch {
+                // `RETURN n.age AS age, count(*) AS c ORDER BY n.age + count(*)`: a projected
+                // variable, property or aggregate may be written out again and stands for its
+                // column (not a larger expression: `a + b + count(*)` stays ambiguous).
+                let substituted = sort.expression.rewritten { e in
+                    projection.items.first { item in
+                        item.expression.isSameExpression(as: e) && (item.expression.isVariableOrProperty || item.expression.isAggregateCall)
+                    }.map { .variable($0.name, SourceLocation(line: 1, column: 1, offset: 0)) }
+                }
+                guard let resolved = try? binder.resolve(substituted, allowAggregates: false) else { throw error }
+                orderBy.append((resolved, sort.ascending))
+            }
         }
         let constant = with(scope: Scope())
         let skip = try projection.skip.map { e throws(QueryError) in try constant.resolve(e, allowAggregates: false) }
@@ -381,6 +415,7 @@ struct Binder {
         func recurse(_ e: Expression) throws(QueryError) -> Expression {
             try resolve(e, aggregates: &aggregates, allowAggregates: allowAggregates)
         }
+        try checkTypes(expression)
         switch expression {
         case .literal, .parameter, .aggregateResult, .slot: return expression
         case .variable(let name, _):
@@ -412,7 +447,7 @@ struct Binder {
             let slot = inner.declareLocal(variable)
             return .listComprehension(variable: .slot(slot), list: resolvedList,
                                       predicate: try predicate.map { e throws(QueryError) in try inner.resolve(e, aggregates: &aggregates, allowAggregates: false) },
-                                      projection: try projection.map { e throws(QueryError) in try inner.resolve(e, aggregates: &aggregates, allowAggregates: allowAggregates) })
+                                      projection: try projection.map { e throws(QueryError) in try inner.resolve(e, aggregates: &aggregates, allowAggregates: false) })
         case .reduce(let accumulator, let initial, let variable, let list, let expression):
             // The start and the list read the enclosing scope; the step reads both names too.
             let resolvedInitial = try recurse(initial)
@@ -463,6 +498,9 @@ struct Binder {
             if signature.kind == .aggregate {
                 guard allowAggregates else {
                     throw Binder.semantic("Invalid use of aggregating function '\(call.name)'")
+                }
+                if call.arguments.contains(where: { $0.callsFunction("rand") }) {
+                    throw QueryError(.syntax, "Can't use non-deterministic (random) functions inside of aggregate functions")
                 }
                 // Aggregates may not nest: resolve the argument with aggregates disallowed.
                 let argument = try call.arguments.first.map { e throws(QueryError) in
@@ -572,11 +610,28 @@ extension Binder {
 
     /// Resolves CALL: the procedure must exist, take this many arguments, and yield these names.
     /// Returns the bound call and the column names it yields.
-    mutating func bindCall(_ call: CallClause, standalone: Bool) throws(QueryError) -> (BoundCall, [String]) {
-        guard let procedure = registry.procedure(named: call.name) else {
-            throw Binder.semantic("Procedure `\(call.name)` is not registered")
+    /// A call that ends a longer query (`UNWIND … CALL db.labels()`) returns every output
+    /// without YIELD, as a standalone one does; one followed by more clauses must name them.
+    mutating func bindCall(_ written: CallClause, standalone: Bool, last: Bool = true) throws(QueryError) -> (BoundCall, [String]) {
+        guard let procedure = registry.procedure(named: written.name) else {
+            throw Binder.semantic("Procedure `\(written.name)` is not registered")
         }
         let signature = procedure.signature
+        var call = written
+        if call.implicitArguments {
+            guard standalone else {
+                throw QueryError(.syntax, "Procedure call inside a query does not support passing arguments implicitly (pass them explicitly in parentheses after the procedure name)", location: call.location)
+            }
+            // `CALL p.name`: each argument is the query parameter of the argument's name.
+            call.arguments = signature.arguments.map { .parameter($0.name) }
+            implicitParameters.formUnion(signature.arguments.map(\.name))
+        }
+        if !standalone, call.yieldsAll {
+            throw QueryError(.syntax, "Procedure call inside a query does not support naming results implicitly (name explicitly using `YIELD` instead)", location: call.location)
+        }
+        if !standalone, !last, call.yields == nil, !signature.outputs.isEmpty {
+            throw QueryError(.syntax, "Procedure call inside a query does not support naming results implicitly (name explicitly using `YIELD` instead)", location: call.location)
+        }
         let required = signature.arguments.count - signature.arguments.reversed().prefix { $0.isOptional }.count
         guard (required...signature.arguments.count).contains(call.arguments.count) else {
             let expected = required == signature.arguments.count ? "\(required)" : "\(required) to \(signature.arguments.count)"
@@ -605,7 +660,7 @@ extension Binder {
         }
         let predicate = try call.predicate.map { e throws(QueryError) in try resolve(e, allowAggregates: false) }
         return (BoundCall(name: call.name, arguments: arguments, outputs: outputs, predicate: predicate,
-                          isReadOnly: signature.isReadOnly), names)
+                          isReadOnly: signature.isReadOnly, isVoid: signature.outputs.isEmpty && !standalone), names)
     }
 
     /// A SET target must be a variable holding a node or relationship (checked at run time for values).
@@ -662,15 +717,31 @@ extension Binder {
                 }
             }
         }
+        for relationship in merge.pattern.relationships {
+            for (key, value) in relationship.properties {
+                if case .literal(.null) = value {
+                    throw QueryError(.runtime, "Cannot merge relationship using null property value for '\(key)'")
+                }
+            }
+        }
+        // `MATCH (a) MERGE (a)`: a lone node already bound has nothing to merge.
+        if merge.pattern.relationships.isEmpty, let name = merge.pattern.nodes[0].variable, scope[name] != nil {
+            throw Binder.semantic("Variable `\(name)` already declared: MERGE of a node already bound merges nothing")
+        }
         let match = try bindMatch(MatchClause(isOptional: false, patterns: [merge.pattern], predicate: nil))
         // Bind the CREATE form against the scope from before the MERGE so that new variables
         // are "new" to it, then check both gave every variable the same slot.
         var creator = before
-        let create = try creator.bindCreate(CreateClause(patterns: [merge.pattern]), allowUndirected: true)
+        var created = merge.pattern
+        created.pathVariable = nil
+        let create = try creator.bindCreate(CreateClause(patterns: [created]), allowUndirected: true)
+        // `MERGE p = …`: the path's slot comes last (bindMatch declares it after the pattern's).
+        let path = match.patterns[0].pathSlot
+        if path != nil { _ = creator.scope.allocateHidden() }
         guard creator.scope.width == scope.width else {
             throw Binder.semantic("MERGE pattern could not be bound consistently")
         }
         return BoundMerge(match: match, create: create, onCreate: try bindSetItems(merge.onCreate),
-                          onMatch: try bindSetItems(merge.onMatch))
+                          onMatch: try bindSetItems(merge.onMatch), pathSlot: path)
     }
 }

@@ -90,6 +90,8 @@ struct BoundCall: Sendable {
     var outputs: [(column: Int, slot: Int)]
     var predicate: Expression?
     var isReadOnly: Bool
+    /// The procedure declares no outputs: each input row goes on once, as it came.
+    var isVoid = false
     /// Set only by the planner's rewrite of an OPTIONAL MATCH (SocialPlanner): an input row
     /// for which no output row passes goes on once, with the output slots null.
     var isOptional = false
@@ -113,6 +115,8 @@ struct BoundMerge: Sendable {
     var create: BoundCreate
     var onCreate: [SetItem]
     var onMatch: [SetItem]
+    /// `MERGE p = …`: the slot of the path, bound from the created pattern too.
+    var pathSlot: Int? = nil
 }
 
 /// A clause after binding (BoundQuery pairs each with the row width in effect after it).

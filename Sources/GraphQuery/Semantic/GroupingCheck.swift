@@ -6,7 +6,9 @@ extension Expression {
     /// True when `self` can be computed per group: every value it reads outside an aggregate is
     /// one of `keys` (or derived from one).
     func isDetermined(by keys: [Expression]) -> Bool {
-        if keys.contains(where: { $0.isSameExpression(as: self) }) { return true }
+        // Only a key that is a variable or a property of one may be reused beside an aggregate
+        // (openCypher): `RETURN a + b, a + b + count(*)` is ambiguous, `RETURN n.x, n.x + count(*)` is not.
+        if keys.contains(where: { $0.isSameExpression(as: self) }), isVariableOrProperty { return true }
         switch self {
         case .literal, .parameter, .aggregateResult: return true
         case .slot, .variable: return false
@@ -24,6 +26,21 @@ extension Expression {
         case .slice, .caseExpression, .mapProjection:
             return children.allSatisfy { $0.isDetermined(by: keys) }
         }
+    }
+
+    /// A variable, or a property of one: what a grouping key may be reused as.
+    var isVariableOrProperty: Bool {
+        switch self {
+        case .slot, .variable: return true
+        case .property(let base, _): return base.isVariableOrProperty
+        default: return false
+        }
+    }
+
+    /// A call of an aggregating function (`count(x)`, `avg(n.age)`), before binding.
+    var isAggregateCall: Bool {
+        if case .function(let call) = self { return FunctionCatalog.lookup(call.name)?.kind == .aggregate }
+        return false
     }
 
     /// Structural equality, ignoring source locations.

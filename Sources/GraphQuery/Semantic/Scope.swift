@@ -2,8 +2,10 @@
 // what it holds. MATCH, CREATE and UNWIND add to a scope; WITH and RETURN replace it.
 
 /// What a variable holds, so that `(a)-[a]->()` or reusing a relationship as a node is caught.
-enum VariableKind: Sendable, Equatable {
+enum VariableKind: Sendable, Hashable {
     case node, relationship, path, value
+    /// A value the text fixes as no graph entity (`WITH true AS r`): never a node or relationship.
+    case scalar(StaticType)
 }
 
 /// Variables in scope: name → slot, in declaration order (the order `RETURN *` uses).
