@@ -31,6 +31,8 @@ extension RuntimeValue {
             default: break
             }
         }
+        if case .temporal = a { return try temporalArithmetic(op, a, b) }
+        if case .temporal = b { return try temporalArithmetic(op, a, b) }
         let expected = op == .add ? "Integer, Float, String, List, or Null" : "Integer, Float, or Null"
         guard a.numeric != nil else { throw typeMismatch(expected: expected, a) }
         guard b.numeric != nil else { throw typeMismatch(expected: expected, b) }
@@ -81,6 +83,7 @@ extension RuntimeValue {
         case .node(let n): return "(\(n.rawValue))"
         case .relationship(let r): return "[\(r.id.rawValue)]"
         case .path(let nodes, _): return "<" + nodes.map { "(\($0.rawValue))" }.joined(separator: "-") + ">"
+        case .temporal(let t): return t.description
         }
     }
 

@@ -66,8 +66,11 @@ public struct DurationBuilder: Sendable {
     /// The duration, fractions cascaded down to the nanosecond.
     public func build() throws(TemporalError) -> TemporalDuration {
         guard !overflow else { throw TemporalError("Duration is too large to represent") }
-        var days = self.days, seconds = self.seconds, nanos = self.nanos
-        var dayFraction = daysFraction + monthsFraction * 30.436875
+        var months = self.months, days = self.days, seconds = self.seconds, nanos = self.nanos
+        // Whole units a fraction adds up to stay in their unit (12.5 years is 150 months).
+        let wholeMonths = monthsFraction.rounded(.towardZero)
+        months += Int64(wholeMonths)
+        var dayFraction = daysFraction + (monthsFraction - wholeMonths) * 30.436875
         let wholeDays = dayFraction.rounded(.towardZero)
         days += Int64(wholeDays); dayFraction -= wholeDays
         var secondFraction = secondsFraction + dayFraction * 86_400
@@ -111,10 +114,15 @@ extension TemporalDuration {
     }
 
     /// Every component multiplied by a float, fractions cascading into smaller units.
-    public func times(_ f: Double) throws(TemporalError) -> TemporalDuration {
+    public func times(_ f: Double) throws(TemporalError) -> TemporalDuration { try scaled { $0 * f } }
+
+    /// Every component divided by a float, fractions cascading into smaller units.
+    public func divided(by f: Double) throws(TemporalError) -> TemporalDuration { try scaled { $0 / f } }
+
+    private func scaled(_ transform: (Double) -> Double) throws(TemporalError) -> TemporalDuration {
         var b = DurationBuilder()
-        for (value, unit) in [(Double(months) * f, DurationUnit.months), (Double(days) * f, .days),
-                              (Double(seconds) * f, .seconds), (Double(nanoseconds) * f, .nanoseconds)] {
+        for (value, unit) in [(transform(Double(months)), DurationUnit.months), (transform(Double(days)), .days),
+                              (transform(Double(seconds)), .seconds), (transform(Double(nanoseconds)), .nanoseconds)] {
             guard let amount = DurationAmount(value) else { throw TemporalError("Duration is too large to represent") }
             b.add(amount, unit: unit)
         }

@@ -361,6 +361,7 @@ enum CypherLiteral {
         case .string(let s): return "'" + s.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
         case .list(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
         case .map(let map): return "{" + map.map { "`\($0.0)`: \(render($0.1))" }.joined(separator: ", ") + "}"
+        case .temporal(let t): return "\(t.constructorName)('\(t)')"
         }
     }
 }
