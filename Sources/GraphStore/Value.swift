@@ -13,8 +13,9 @@ public enum Value: Sendable, Hashable {
     case list([Value])
     /// Keys in insertion order; keys are unique.
     case map(ValueMap)
-    /// A date, time, date-time or duration (Temporal/TemporalValue.swift).
-    case temporal(TemporalValue)
+    /// A date, time, date-time or duration (Temporal/TemporalValue.swift). Boxed: a zoned
+    /// date-time is five words, and unboxed it would double every property entry.
+    indirect case temporal(TemporalValue)
 }
 
 /// An insertion-ordered map with unique string keys, as written in a Cypher map literal.

@@ -21,8 +21,9 @@ public enum RuntimeValue: Hashable, Sendable {
     case relationship(Relationship)
     /// A path: `nodes.count == relationships.count + 1`.
     case path(nodes: [NodeID], relationships: [Relationship])
-    /// A date, time, date-time or duration (Executor/Temporal/).
-    case temporal(TemporalValue)
+    /// A date, time, date-time or duration (Executor/Temporal/); boxed, so every other value
+    /// stays as small as it was.
+    indirect case temporal(TemporalValue)
 
     /// A stored property value as a runtime value.
     public init(_ value: Value) {
