@@ -130,25 +130,14 @@ enum TemporalConstruction {
 
     /// `kind` from ISO 8601 text.
     static func parse(_ kind: TemporalKind, _ text: String) throws(TemporalError) -> TemporalValue {
-        switch kind {
-        case .date: return .date(try TemporalParser.parseDate(text))
-        case .localTime:
-            let p = try TemporalParser.parseTime(text)
-            return .localTime(p.time)
-        case .time:
-            let p = try TemporalParser.parseTime(text)
-            var offset = p.offset ?? 0
-            if p.offset == nil, let name = p.zoneName {
-                guard let zone = TimeZoneRules.zone(named: name) else { throw TemporalError("Unknown time zone: '\(name)'") }
-                offset = TimeZoneRules.offset(zone, atEpochSecond: Int64(Date().timeIntervalSince1970))
-            }
-            return .time(OffsetTime(time: p.time, offsetSeconds: offset))
-        case .localDateTime:
-            let (date, p) = try TemporalParser.parseDateAndTime(text)
-            return .localDateTime(LocalDateTime(date: date, time: p.time))
-        case .dateTime:
-            return .dateTime(try TemporalParser.parseDateTime(text) { () throws(TemporalError) in (0, nil) })
+        let type: TemporalType = switch kind {
+        case .date: .date
+        case .localTime: .localTime
+        case .time: .time
+        case .localDateTime: .localDateTime
+        case .dateTime: .dateTime
         }
+        return try TemporalParser.parse(text, as: type)
     }
 
     /// An integer field; a float with no fraction is accepted.
