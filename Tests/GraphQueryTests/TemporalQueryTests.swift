@@ -99,6 +99,25 @@ struct TemporalQueryTests {
         #expect(throws: QueryError.self) { try run("RETURN duration('P1D') / 0") }
     }
 
+    @Test func aggregatesTakeTemporalValues() throws {
+        let rows = try run("""
+            UNWIND [duration('PT1H'), duration('PT30M'), null, duration('P1D')] AS d
+            WITH sum(d) AS total, avg(d) AS mean, min(d) AS shortest
+            UNWIND [date('2020-05-01'), date('2019-12-31')] AS day
+            RETURN total, mean, shortest, min(day) AS first, max(day) AS last
+            """)
+        #expect(rows.count == 1)
+        #expect(rows[0].map { "\($0)" } == [
+            ResultValue.temporal(.duration(TemporalDuration(months: 0, days: 1, seconds: 5400, nanoseconds: 0))),
+            .temporal(.duration(TemporalDuration(months: 0, days: 0, seconds: 30600, nanoseconds: 0))),
+            .temporal(.duration(TemporalDuration(months: 0, days: 0, seconds: 1800, nanoseconds: 0))),
+            .temporal(.date(try TemporalParser.parseDate("2019-12-31"))),
+            .temporal(.date(try TemporalParser.parseDate("2020-05-01"))),
+        ].map { "\($0)" })
+        #expect(throws: QueryError.self) { try run("UNWIND [duration('PT1H'), 1] AS d RETURN sum(d)") }
+        #expect(throws: QueryError.self) { try run("UNWIND [1, duration('PT1H')] AS d RETURN sum(d)") }
+    }
+
     @Test func truncationKeepsTheWallClockAndAppliesFields() throws {
         #expect(try value("date.truncate('weekYear', date('1984-02-01'), {day: 5})") == "1984-01-05")
         #expect(try value("datetime.truncate('hour', datetime('1984-10-11T12:31:14.645-01:00'), {timezone: 'Europe/Stockholm'})")
