@@ -44,6 +44,19 @@ struct TemporalReplyTests {
                 + "*2⏎$19⏎Cached execution: 0⏎$52⏎Query internal execution time: 0.131877 milliseconds⏎")
     }
 
+    @Test("the REPL reads compact temporal values back as the seconds they carry")
+    func decodeCompact() throws {
+        for value in try Self.result(0).rows[0] {
+            guard case .temporal(let t) = value else { continue }
+            let decoded = try #require(CompactTemporal.decode(type: CompactTemporal.valueType(of: t).rawValue,
+                                                              seconds: CompactTemporal.seconds(of: t)))
+            #expect(CompactTemporal.seconds(of: decoded) == CompactTemporal.seconds(of: t))
+        }
+        #expect(CompactTemporal.decode(type: 14, seconds: 1_704_153_600)?.description == "2024-01-02")
+        #expect(CompactTemporal.decode(type: 15, seconds: -2_208_977_755)?.description == "03:04:05")
+        #expect(CompactTemporal.decode(type: 13, seconds: 1_704_164_645)?.description == "2024-01-02T03:04:05Z")
+    }
+
     @Test("inside a list the verbose text is the ISO text too")
     func nested() {
         #expect(VerboseText.render(.list([.temporal(.date(LocalDate(epochDay: 0))), .integer(1)])) == "[1970-01-01, 1]")

@@ -22,6 +22,18 @@ enum CompactTemporal {
         }
     }
 
+    /// What a compact temporal value (type 13–16 and its seconds) says, as a value: a datetime
+    /// in UTC, a date, a local time, a duration of seconds. The REPL reads a server's replies so.
+    static func decode(type: Int64, seconds s: Int64) -> TemporalValue? {
+        switch type {
+        case 13: return .dateTime(ZonedDateTime(local: LocalDateTime(epochSecond: s, nanos: 0), offsetSeconds: 0, zoneName: nil))
+        case 14: return .date(LocalDate(epochDay: floorDiv(s, 86_400)))
+        case 15: return .localTime(LocalTime(nanosecondOfDay: floorMod(s - timeEpoch, 86_400) * 1_000_000_000))
+        case 16: return .duration(TemporalDuration(months: 0, days: 0, seconds: s, nanoseconds: 0))
+        default: return nil
+        }
+    }
+
     /// Unix seconds of the instant (a local value read as UTC); for a time, seconds after
     /// FalkorDB's time epoch; for a duration, its length with a month of 30.436875 days.
     static func seconds(of t: TemporalValue) -> Int64 {

@@ -307,6 +307,9 @@ struct CompactReplyDecoder {
                 index += 2
             }
             return .map(entries)
+        case (13...16, .integer(let seconds)):
+            // Temporal values come as seconds (CompactTemporal.swift): shown as what they say.
+            return .temporal(CompactTemporal.decode(type: type, seconds: seconds)!)
         default:
             throw .other("unexpected compact value of type \(type): \(payload)")
         }
