@@ -142,7 +142,8 @@ struct TemporalQueryTests {
     @Test func badInputIsARuntimeErrorThatSaysWhy() throws {
         for query in ["RETURN date('2015-02-30')", "RETURN datetime({year: 2015, timezone: 'Mars/Olympus'})",
                       "RETURN duration('P1Q')", "RETURN localtime({hour: 24})", "RETURN date({month: 1})",
-                      "RETURN date.truncate('fortnight', date('2015-01-01'))", "RETURN date(42)"] {
+                      "RETURN date.truncate('fortnight', date('2015-01-01'))", "RETURN date(42)",
+                      "RETURN date({year: 2015, mnth: 1})"] {
             #expect(throws: QueryError.self, "\(query)") { try run(query) }
         }
     }

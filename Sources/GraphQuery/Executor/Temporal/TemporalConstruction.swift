@@ -152,6 +152,7 @@ enum TemporalConstruction {
 
     static let dateKeys: Set<String> = ["year", "month", "day", "week", "dayofweek", "weekyear", "quarter", "dayofquarter", "ordinalday"]
     static let timeKeys: Set<String> = ["hour", "minute", "second", "millisecond", "microsecond", "nanosecond"]
+    static let otherKeys: Set<String> = ["timezone", "date", "time", "datetime", "epochmillis", "epochseconds"]
 
     /// `kind` from a map's fields (keys lower-cased), or from `base` alone (a temporal argument).
     /// `convertZone`: whether a map's `timezone` moves a zoned base to that zone at the same
@@ -159,6 +160,9 @@ enum TemporalConstruction {
     static func fromFields(_ kind: TemporalKind, _ fields: [String: RuntimeValue], base: TemporalParts?,
                            convertZone: Bool = true,
                            now: () -> (seconds: Int64, nanos: Int64)) throws(TemporalError) -> TemporalValue {
+        if let unknown = fields.keys.first(where: { !dateKeys.contains($0) && !timeKeys.contains($0) && !otherKeys.contains($0) }) {
+            throw TemporalError("No such field in a \(kind.name) map: '\(unknown)'")
+        }
         var mapZone: ZoneSpec? = nil
         if let tz = fields["timezone"] {
             guard case .string(let text) = tz else { throw TemporalError("Invalid value for TimeZone: expected a string") }
