@@ -143,7 +143,11 @@ struct TemporalQueryTests {
         for query in ["RETURN date('2015-02-30')", "RETURN datetime({year: 2015, timezone: 'Mars/Olympus'})",
                       "RETURN duration('P1Q')", "RETURN localtime({hour: 24})", "RETURN date({month: 1})",
                       "RETURN date.truncate('fortnight', date('2015-01-01'))", "RETURN date(42)",
-                      "RETURN date({year: 2015, mnth: 1})"] {
+                      "RETURN date({year: 2015, mnth: 1})", "RETURN date('2015-01-01') + duration({months: 9223372036854775807})",
+                      "RETURN datetime('+999999999-12-31T23:59Z') + duration('PT1M')", "RETURN duration({days: 9223372036854775807, weeks: 1})",
+                      "RETURN datetime({epochSeconds: 9223372036854775807})", "RETURN datetime({epochMillis: 0, millisecond: 9223372036854775807})",
+                      "RETURN datetime('+999999999-12-31T23:59Z').epochMillis", "RETURN datetime({year: 2015, timezone: '../../etc/passwd'})",
+                      "RETURN duration({seconds: 1e300})", "RETURN duration('P1D') * 1e300"] {
             #expect(throws: QueryError.self, "\(query)") { try run(query) }
         }
     }

@@ -9,6 +9,13 @@ import Foundation
 extension TemporalValue {
     /// `self + d`; nil when `self` is a duration (that is duration arithmetic).
     public func adding(_ d: TemporalDuration) throws(TemporalError) -> TemporalValue {
+        if case .duration = self {} else {
+            // Beyond these no result is a representable value; within them no step overflows.
+            guard d.months.magnitude <= Self.maximumMonths, d.days.magnitude <= Self.maximumDays,
+                  d.seconds.magnitude <= Self.maximumSeconds else {
+                throw TemporalError("Duration \(d) takes the value out of the supported range of years")
+            }
+        }
         switch self {
         case .date(let date):
             var day = CivilCalendar.plusMonths(date.epochDay, d.months) + d.days
@@ -38,6 +45,11 @@ extension TemporalValue {
             return .duration(sum)
         }
     }
+
+    /// Twice the span of the supported years (±999,999,999) in months, days and seconds.
+    static let maximumMonths: UInt64 = 2 * 12 * 1_000_000_000
+    static let maximumDays: UInt64 = 2 * 366 * 1_000_000_000
+    static let maximumSeconds: UInt64 = maximumDays * 86_400
 
     static func shift(_ t: LocalTime, _ d: TemporalDuration) -> LocalTime {
         let delta = floorMod(d.seconds, 86_400) * 1_000_000_000 + d.nanoseconds

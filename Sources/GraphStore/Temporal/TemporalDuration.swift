@@ -72,14 +72,21 @@ public struct DurationBuilder: Sendable {
         months += Int64(wholeMonths)
         var dayFraction = daysFraction + (monthsFraction - wholeMonths) * 30.436875
         let wholeDays = dayFraction.rounded(.towardZero)
-        days += Int64(wholeDays); dayFraction -= wholeDays
+        dayFraction -= wholeDays
         var secondFraction = secondsFraction + dayFraction * 86_400
         let wholeSeconds = secondFraction.rounded(.towardZero)
-        seconds += Int64(wholeSeconds); secondFraction -= wholeSeconds
+        secondFraction -= wholeSeconds
+        // The fractions are below a few units each, so only the sums can overflow.
+        let (d, o1) = days.addingReportingOverflow(Int64(wholeDays))
+        let (s0, o2) = seconds.addingReportingOverflow(Int64(wholeSeconds))
+        guard !o1, !o2 else { throw TemporalError("Duration is too large to represent") }
+        days = d; seconds = s0
         // Truncated as Neo4j truncates (half a nanosecond is none), after a nudge of a thousandth
         // of a nanosecond so 0.1 s computed as 99,999,999.99999 ns is still 100,000,000.
         let fractionalNanos = nanosFraction + secondFraction * 1e9
-        nanos += Int64((fractionalNanos + (fractionalNanos < 0 ? -1e-3 : 1e-3)).rounded(.towardZero))
+        let (n, o3) = nanos.addingReportingOverflow(Int64((fractionalNanos + (fractionalNanos < 0 ? -1e-3 : 1e-3)).rounded(.towardZero)))
+        guard !o3 else { throw TemporalError("Duration is too large to represent") }
+        nanos = n
         let (s, o) = seconds.addingReportingOverflow(floorDiv(nanos, 1_000_000_000))
         guard !o else { throw TemporalError("Duration is too large to represent") }
         return TemporalDuration(months: months, days: days, seconds: s, nanoseconds: floorMod(nanos, 1_000_000_000))

@@ -13,8 +13,11 @@ public enum TimeZoneRules {
 
     /// The zone named `name` (`Europe/Stockholm`), or nil when the database does not know it.
     public static func zone(named name: String) -> TimeZone? {
-        // TimeZone(identifier:) accepts some abbreviations ("CET"); Cypher's names are IANA ids.
-        guard !name.isEmpty, !name.hasPrefix("+"), !name.hasPrefix("-") else { return nil }
+        // IANA names only: letters, digits, `_`, `+`, `-` and `/` between non-dot parts, so no
+        // name can lead the lookup out of the zone database's folder.
+        guard !name.isEmpty, name.utf8.count <= 64, !name.hasPrefix("+"), !name.hasPrefix("-"),
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_+-/".unicodeScalars.contains($0)) }),
+              !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) else { return nil }
         return TimeZone(identifier: name)
     }
 

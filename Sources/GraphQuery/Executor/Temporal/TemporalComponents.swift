@@ -64,7 +64,10 @@ enum TemporalComponents {
         if let instant {
             switch name {
             case "epochseconds": return .integer(instant.seconds)
-            case "epochmillis": return .integer(instant.seconds * 1000 + instant.nanos / 1_000_000)
+            case "epochmillis":
+                let (ms, overflow) = instant.seconds.multipliedReportingOverflow(by: 1000)
+                guard !overflow else { throw QueryError(.runtime, "epochMillis of \(t) does not fit in 64 bits") }
+                return .integer(ms + instant.nanos / 1_000_000)
             default: break
             }
         }

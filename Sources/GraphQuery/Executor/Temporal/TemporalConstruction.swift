@@ -252,16 +252,25 @@ enum TemporalConstruction {
 
     /// The instant `{epochSeconds, epochMillis, nanosecond…}` names, in `zone`.
     static func fromEpoch(_ fields: [String: RuntimeValue], zone: ZoneSpec) throws(TemporalError) -> ZonedDateTime {
-        var seconds: Int64 = 0, nanos: Int64 = 0
-        if let s = try integer(fields, "epochseconds") { seconds = s }
-        if let ms = try integer(fields, "epochmillis") {
-            seconds += floorDiv(ms, 1000); nanos += floorMod(ms, 1000) * 1_000_000
+        // Far beyond the supported years (±999,999,999 is about ±3.2e16 s): refused before any
+        // arithmetic could overflow.
+        let limit: Int64 = 40_000_000_000_000_000
+        func bounded(_ key: String, _ scale: Int64) throws(TemporalError) -> Int64 {
+            guard let v = try integer(fields, key) else { return 0 }
+            let (product, overflow) = v.multipliedReportingOverflow(by: scale)
+            guard !overflow, product.magnitude <= UInt64(limit) else { throw TemporalError("Invalid value for \(key): \(v) is out of range") }
+            return product
         }
-        nanos += (try integer(fields, "millisecond") ?? 0) * 1_000_000
-        nanos += (try integer(fields, "microsecond") ?? 0) * 1000
-        nanos += try integer(fields, "nanosecond") ?? 0
+        var seconds = try bounded("epochseconds", 1)
+        if let ms = try integer(fields, "epochmillis") { seconds += floorDiv(ms, 1000) }
+        var nanos = (try integer(fields, "epochmillis")).map { floorMod($0, 1000) * 1_000_000 } ?? 0
+        nanos += try bounded("millisecond", 1_000_000)
+        nanos += try bounded("microsecond", 1000)
+        nanos += try bounded("nanosecond", 1)
         seconds += floorDiv(nanos, 1_000_000_000)
-        return zone.atInstant(seconds: seconds, nanos: floorMod(nanos, 1_000_000_000))
+        let zoned = zone.atInstant(seconds: seconds, nanos: floorMod(nanos, 1_000_000_000))
+        try TemporalParser.checkYear(CivilCalendar.civil(zoned.local.date.epochDay).year)
+        return zoned
     }
 
     /// The date the fields describe, those not given taken from `base`; nil when neither has one.
