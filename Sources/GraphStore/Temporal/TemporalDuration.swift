@@ -95,8 +95,11 @@ public struct DurationBuilder: Sendable {
 
 extension TemporalDuration {
     /// Every component negated.
-    public func negated() -> TemporalDuration {
-        TemporalDuration(months: -months, days: -days, seconds: -seconds, nanoseconds: -nanoseconds)
+    public func negated() throws(TemporalError) -> TemporalDuration {
+        // -1.5 s is -2 s and 500,000,000 ns: the seconds of a negation with nanoseconds are one
+        // lower, and Int64.min has no negation.
+        guard months != .min, days != .min, seconds > .min + 1 else { throw TemporalError("Duration is too large to represent") }
+        return TemporalDuration(months: -months, days: -days, seconds: -seconds, nanoseconds: -nanoseconds)
     }
 
     /// Component-wise sum; nil on overflow.
@@ -105,7 +108,9 @@ extension TemporalDuration {
         let (d, b) = days.addingReportingOverflow(o.days)
         let (s, c) = seconds.addingReportingOverflow(o.seconds)
         if a || b || c { return nil }
-        return TemporalDuration(months: m, days: d, seconds: s, nanoseconds: nanoseconds + o.nanoseconds)
+        let n = nanoseconds + o.nanoseconds
+        if n >= 1_000_000_000 && s == .max { return nil }
+        return TemporalDuration(months: m, days: d, seconds: s, nanoseconds: n)
     }
 
     /// Every component multiplied by an integer; nil on overflow.

@@ -189,7 +189,7 @@ public enum TemporalParser {
         guard s.first == "P" || s.first == "p" else { throw invalid("Duration", text) }
         s = s.dropFirst()
         if let alternative = try? alternativeDuration(s, text) {
-            return negate ? alternative.negated() : alternative
+            return negate ? try alternative.negated() : alternative
         }
         var builder = DurationBuilder()
         var inTime = false
@@ -234,7 +234,7 @@ public enum TemporalParser {
         }
         guard sawAny else { throw invalid("Duration", text) }
         let d = try builder.build()
-        return negate ? d.negated() : d
+        return negate ? try d.negated() : d
     }
 
     /// `YYYY-MM-DDTHH:MM:SS[.fff]` after the `P`.

@@ -11,7 +11,7 @@ extension RuntimeValue {
         case (.add, .temporal(let t), .temporal(.duration(let d))), (.add, .temporal(.duration(let d)), .temporal(let t)):
             return .temporal(try runTemporal { () throws(TemporalError) in try t.adding(d) })
         case (.subtract, .temporal(let t), .temporal(.duration(let d))):
-            return .temporal(try runTemporal { () throws(TemporalError) in try t.adding(d.negated()) })
+            return .temporal(try runTemporal { () throws(TemporalError) in try t.adding(try d.negated()) })
         case (.multiply, .temporal(.duration(let d)), _), (.multiply, _, .temporal(.duration(let d))):
             let factor = a.isTemporal ? b : a
             switch factor {
