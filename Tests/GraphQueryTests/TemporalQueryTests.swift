@@ -139,6 +139,72 @@ struct TemporalQueryTests {
         #expect(throws: QueryError.self) { try QueryEngine().execute("CYPHER d=date('2024-13-02') RETURN $d", on: .inMemory()) }
     }
 
+    /// Every constructor, field and operator over extreme numbers and odd text answers or
+    /// refuses; none traps (a trap would take the server down).
+    @Test func hostileInputNeverTraps() throws {
+        let numbers = ["9223372036854775807", "-9223372036854775808", "-1", "0", "1e300", "-1e300", "0.0/0.0", "2.5", "1000000000"]
+        let fields = ["year", "month", "day", "week", "dayOfWeek", "weekYear", "quarter", "dayOfQuarter", "ordinalDay", "hour",
+                      "minute", "second", "millisecond", "microsecond", "nanosecond", "epochSeconds", "epochMillis"]
+        let store = GraphStore.inMemory()
+        let engine = QueryEngine()
+        var answered = 0
+        for function in ["date", "localtime", "time", "localdatetime", "datetime"] {
+            for field in fields {
+                for n in numbers {
+                    for extra in ["", ", year: 2000", ", year: 2000, month: 2"] {
+                        if (try? engine.execute("RETURN \(function)({\(field): \(n)\(extra)}) AS v", on: store)) != nil { answered += 1 }
+                    }
+                }
+            }
+        }
+        let units = ["years", "quarters", "months", "weeks", "days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"]
+        for unit in units {
+            for n in numbers {
+                for other in ["date('2000-01-01')", "localtime('12:00')", "datetime('+999999999-12-31T23:59Z')", "duration('PT-1S')"] {
+                    for query in ["RETURN \(other) + duration({\(unit): \(n)})", "RETURN \(other) - duration({\(unit): \(n)})",
+                                  "RETURN duration({\(unit): \(n)}) * \(n)", "RETURN duration({\(unit): \(n)}) / \(n)",
+                                  "RETURN duration.between(\(other), datetime({epochSeconds: 0}) + duration({\(unit): \(n)}))"] {
+                        if (try? engine.execute(query, on: store)) != nil { answered += 1 }
+                    }
+                }
+            }
+        }
+        for text in ["", "T", "P", "PT", "-", "+", "W", "2015-W00", "2015-W54", "99999999999-01-01", "2015-07-21T", "T12:00",
+                     "12:00[", "12:00[]", "12:00[/]", "2015-07-21T12:00+99:99", "P-9223372036854775808Y", "P99999999999999999999D",
+                     "PT0.0000000001S", "P1.5.5D", "2015-07-21T12:00:00.0000000001", "\u{0}", "２０１５-07-21"] {
+            for function in ["date", "localtime", "time", "localdatetime", "datetime", "duration"] {
+                if (try? engine.execute("RETURN \(function)($t)", on: store, parameters: ["t": .string(text)])) != nil { answered += 1 }
+            }
+        }
+        for n in numbers {
+            for query in ["RETURN datetime.fromEpoch(\(n), \(n))", "RETURN datetime.fromEpochMillis(\(n))",
+                          "RETURN localtime('12:00') + duration({seconds: \(n)})", "RETURN time('12:00+18:00') - duration({seconds: \(n)})",
+                          "RETURN datetime({epochSeconds: \(n), timezone: 'Europe/Stockholm'}).epochMillis"] {
+                if (try? engine.execute(query, on: store)) != nil { answered += 1 }
+            }
+        }
+        let extremes = ["date('-999999999-01-01')", "date('+999999999-12-31')", "localtime('23:59:59.999999999')",
+                        "time('00:00-18:00')", "datetime('+999999999-12-31T23:59:59.999999999[Europe/Stockholm]')",
+                        "localdatetime('-999999999-01-01T00:00')", "datetime('-999999999-01-01T00:00[America/New_York]')"]
+        for a in extremes {
+            for b in extremes {
+                for function in ["between", "inMonths", "inDays", "inSeconds"] {
+                    if (try? engine.execute("RETURN duration.\(function)(\(a), \(b))", on: store)) != nil { answered += 1 }
+                }
+                _ = try? engine.execute("RETURN \(a) < \(b), \(a) = \(b)", on: store)
+            }
+            for unit in ["millennium", "century", "decade", "year", "weekYear", "quarter", "month", "week", "day", "hour", "second"] {
+                for function in ["date", "localtime", "time", "localdatetime", "datetime"] {
+                    _ = try? engine.execute("RETURN \(function).truncate('\(unit)', \(a), {day: 31, timezone: '-18:00'})", on: store)
+                }
+            }
+            for field in fields + ["timezone", "offset", "offsetSeconds", "weekDay"] {
+                _ = try? engine.execute("RETURN \(a).\(field)", on: store)
+            }
+        }
+        #expect(answered > 0)
+    }
+
     @Test func badInputIsARuntimeErrorThatSaysWhy() throws {
         for query in ["RETURN date('2015-02-30')", "RETURN datetime({year: 2015, timezone: 'Mars/Olympus'})",
                       "RETURN duration('P1Q')", "RETURN localtime({hour: 24})", "RETURN date({month: 1})",

@@ -110,5 +110,7 @@ public enum CivilCalendar {
 
 /// The remainder matching `floorDiv`: the sign of the divisor.
 @inline(__always) package func floorMod(_ a: Int64, _ b: Int64) -> Int64 {
-    a - floorDiv(a, b) * b
+    // From the remainder, not `a - floorDiv(a, b) * b`, which overflows near Int64.min.
+    let r = a % b
+    return (r != 0 && (r < 0) != (b < 0)) ? r + b : r
 }
