@@ -38,6 +38,10 @@ struct TemporalQueryTests {
         #expect(try value("datetime({date: date('2015-07-21'), time: localtime('10:00'), timezone: 'Europe/London'})")
                 == "2015-07-21T10:00+01:00[Europe/London]")
         #expect(try value("date({date: date('1984-11-11'), quarter: 3})") == "1984-08-11")
+        // A time taken from a datetime keeps the offset the datetime had (summer time here).
+        #expect(try value("time(datetime('2015-07-21T12:00[Europe/Stockholm]'))") == "12:00+02:00")
+        #expect(try value("time.truncate('hour', datetime('2015-07-21T12:30[Europe/Stockholm]'))") == "12:00+02:00")
+        #expect(try value("time({time: datetime('2015-07-21T12:00[Europe/Stockholm]'), timezone: '+05:00'})") == "15:00+05:00")
         #expect(try value("duration({weeks: 2.5})") == "P17DT12H")
         #expect(try value("date(null)") == "null")
         #expect(try value("datetime({year: 2015, month: 7, day: 21, hour: 21, minute: 40, second: 32, timezone: '+01:00'}).epochSeconds")

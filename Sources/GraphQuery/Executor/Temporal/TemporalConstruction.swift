@@ -185,10 +185,10 @@ enum TemporalConstruction {
             return TemporalParts(t)
         }
         if let base {
-            baseDate = base.date; baseTime = base.time; baseZone = base.zone
+            baseDate = base.date; baseTime = base.time; baseZone = zone(of: base, for: kind)
         }
         if let parts = try take("datetime") {
-            baseDate = parts.date; baseTime = parts.time; baseZone = parts.zone
+            baseDate = parts.date; baseTime = parts.time; baseZone = zone(of: parts, for: kind)
         }
         if let parts = try take("date") {
             guard let d = parts.date else { throw TemporalError("Cannot select a date from a value without one") }
@@ -197,7 +197,7 @@ enum TemporalConstruction {
         if let parts = try take("time") {
             guard let t = parts.time else { throw TemporalError("Cannot select a time from a value without one") }
             baseTime = t
-            baseZone = parts.zone
+            baseZone = zone(of: parts, for: kind)
         }
         if !convertZone, mapZone != nil { baseZone = nil }
         var date: LocalDate? = nil
@@ -217,6 +217,12 @@ enum TemporalConstruction {
             time = t
         }
         return try finish(kind, date ?? LocalDate(epochDay: 0), time, baseZone: baseZone, mapZone: mapZone)
+    }
+
+    /// The zone a base value lends: for a time, the offset it had (a time has no date on which
+    /// to look a named zone up again), else its zone.
+    static func zone(of parts: TemporalParts, for kind: TemporalKind) -> ZoneSpec? {
+        kind == .time ? parts.offset.map(ZoneSpec.offset) : parts.zone
     }
 
     /// The value of `kind` at wall-clock `date` `time`, placed in its zone: the base's zone
