@@ -31,11 +31,12 @@ extension RuntimeValue {
             default: break
             }
         }
-        if case .temporal = a { return try temporalArithmetic(op, a, b) }
-        if case .temporal = b { return try temporalArithmetic(op, a, b) }
         let expected = op == .add ? "Integer, Float, String, List, or Null" : "Integer, Float, or Null"
-        guard a.numeric != nil else { throw typeMismatch(expected: expected, a) }
-        guard b.numeric != nil else { throw typeMismatch(expected: expected, b) }
+        // Temporal operands are looked for only once the numbers' path is ruled out.
+        guard a.numeric != nil, b.numeric != nil else {
+            if a.isTemporal || b.isTemporal { return try temporalArithmetic(op, a, b) }
+            throw typeMismatch(expected: expected, a.numeric == nil ? a : b)
+        }
         if case .integer(let x) = a, case .integer(let y) = b {
             switch op {
             case .add, .subtract, .multiply:
