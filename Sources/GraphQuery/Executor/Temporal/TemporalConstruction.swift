@@ -108,9 +108,8 @@ enum TemporalConstruction {
         case .map(let keys, let values):
             var fields: [String: RuntimeValue] = [:]
             for (k, v) in zip(keys, values) { fields[k.lowercased()] = v }
-            if fields.values.contains(where: \.isNull) && !fields.keys.contains(where: { ["date", "time", "datetime"].contains($0) }) {
-                return .null
-            }
+            // A null field, like a null argument, makes the value unknown.
+            if fields.values.contains(where: \.isNull) { return .null }
             return .temporal(try runTemporal { () throws(TemporalError) in try fromFields(kind, fields, base: nil, now: now) })
         default:
             throw RuntimeValue.typeMismatch(expected: "String, Map, or a temporal value", argument)
