@@ -57,6 +57,13 @@ struct TemporalReplyTests {
         #expect(CompactTemporal.decode(type: 13, seconds: 1_704_164_645)?.description == "2024-01-02T03:04:05Z")
     }
 
+    @Test("the REPL shows a temporal value as its text, in a table and in JSON")
+    func repl() throws {
+        let value = ResultValue.list([.temporal(.duration(try TemporalParser.parseDuration("PT-1.5S"))), .string("x")])
+        #expect(ValueText.readable(value) == "[PT-1.5S, \"x\"]")
+        #expect(ValueText.json(value) == "[\"PT-1.5S\",\"x\"]")
+    }
+
     @Test("inside a list the verbose text is the ISO text too")
     func nested() {
         #expect(VerboseText.render(.list([.temporal(.date(LocalDate(epochDay: 0))), .integer(1)])) == "[1970-01-01, 1]")
