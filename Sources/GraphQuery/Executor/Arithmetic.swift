@@ -1,6 +1,7 @@
 // Arithmetic.swift — + - * / % ^ on runtime values with FalkorDB's rules: integer arithmetic
 // fails with `Integer overflow` (openCypher), as literals do, integer division or modulo by zero is
-// `Division by zero`, mixed integer and float gives float, + also joins strings and lists.
+// `Division by zero`, mixed integer and float gives float, + also joins strings (a number, boolean or
+// temporal value joins as its text) and lists. Temporal operands: Temporal/TemporalOperators.swift.
 
 import Foundation
 
@@ -23,8 +24,8 @@ extension RuntimeValue {
         if op == .add {
             switch (a, b) {
             case (.string(let x), .string(let y)): return .string(x + y)
-            case (.string(let x), _) where b.numeric != nil || b.isBool: return .string(x + b.plainText)
-            case (_, .string(let y)) where a.numeric != nil || a.isBool: return .string(a.plainText + y)
+            case (.string(let x), _) where b.numeric != nil || b.isBool || b.isTemporal: return .string(x + b.plainText)
+            case (_, .string(let y)) where a.numeric != nil || a.isBool || a.isTemporal: return .string(a.plainText + y)
             case (.list(let x), .list(let y)): return .list(x + y)
             case (.list(let x), _): return .list(x + [b])
             case (_, .list(let y)): return .list([a] + y)
