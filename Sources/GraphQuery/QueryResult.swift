@@ -164,6 +164,9 @@ public enum ResultValue: Sendable, Hashable {
     indirect case node(ResultNode)
     indirect case relationship(ResultRelationship)
     indirect case path(ResultPath)
+    /// A date, time, date-time or duration (boxed, as the entities are); its text is
+    /// `String(describing:)`.
+    indirect case temporal(TemporalValue)
 }
 
 /// One entry of a returned map.

@@ -22,7 +22,11 @@
 // string      := varint byte length, UTF-8 bytes
 // value       := u8 tag, then: 1 null | 2 false | 3 true | 4 integer: zigzag varint |
 //                5 double: 8 bytes IEEE-754 little-endian | 6 string | 7 list: count, value{count} |
-//                8 map: count, (string, value){count}
+//                8 map: count, (string, value){count} | 9–14 temporal (Temporal/TemporalCodec.swift):
+//                9 date: zigzag day | 10 localtime: nanosecond of day | 11 time: nanosecond of day, zigzag
+//                offset seconds | 12 localdatetime: zigzag day, nanosecond of day | 13 datetime: zigzag day,
+//                nanosecond of day (wall clock), zigzag offset seconds, string zone name ("" for an offset) |
+//                14 duration: zigzag months, zigzag days, zigzag seconds, nanoseconds
 
 /// Stable on-disk kind numbers of mutations.
 enum MutationKind: UInt8 {
@@ -34,6 +38,7 @@ enum MutationKind: UInt8 {
 /// Stable on-disk type tags of values.
 enum ValueTag: UInt8 {
     case null = 1, `false`, `true`, integer, double, string, list, map
+    case date = 9, localTime, time, localDateTime, dateTime, duration
 }
 
 /// Why a payload could not be decoded (reported by the log as corruption at the record).
@@ -100,6 +105,7 @@ struct ByteWriter {
             u8(ValueTag.map.rawValue)
             varint(UInt64(map.count))
             for (k, v) in map { string(k); self.value(v) }
+        case .temporal(let t): temporal(t)
         }
     }
 
@@ -210,6 +216,8 @@ struct ByteReader {
             var map = ValueMap()
             for _ in 0..<n { let k = try string(); map[k] = try value(depth: depth + 1) }
             return .map(map)
+        case .date, .localTime, .time, .localDateTime, .dateTime, .duration:
+            return .temporal(try temporal(tag: ValueTag(rawValue: tag)!))
         case nil: throw CodecError(message: "unknown value tag \(tag)")
         }
     }

@@ -25,6 +25,9 @@ enum IndexKey: Hashable, Sendable {
     case string(String)
     case list([IndexKey])
     case map([String: IndexKey])
+    /// Temporal values are equal when all their fields are (the same instant in another zone is
+    /// another value, as in Neo4j).
+    case temporal(TemporalValue)
 
     /// nil when the value can never be equal to anything (null, NaN, or containing them).
     init?(_ value: Value) {
@@ -56,6 +59,7 @@ enum IndexKey: Hashable, Sendable {
                 keys[name] = k
             }
             self = .map(keys)
+        case .temporal(let t): self = .temporal(t)
         }
     }
 }

@@ -18,6 +18,7 @@ extension Value {
             return out + "'"
         case .list(let items): return "[" + items.map(\.cypherLiteral).joined(separator: ", ") + "]"
         case .map(let map): return "{" + map.map { "\($0.0): \($0.1.cypherLiteral)" }.joined(separator: ", ") + "}"
+        case .temporal(let t): return "\(t.constructorName)('\(t)')"
         }
     }
 }

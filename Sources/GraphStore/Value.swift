@@ -1,6 +1,6 @@
 // Value.swift — the typed property value stored on nodes and relationships.
 // The storable subset of Cypher's values: null, booleans, 64-bit integers, doubles,
-// strings, and lists and maps of these. Graph entities are not storable values; the
+// strings, temporal values (Temporal/), and lists and maps of these. Graph entities are not storable values; the
 // query layer wraps them in its own value type.
 
 /// A property value. `null` is never stored: setting a property to null removes it.
@@ -13,6 +13,9 @@ public enum Value: Sendable, Hashable {
     case list([Value])
     /// Keys in insertion order; keys are unique.
     case map(ValueMap)
+    /// A date, time, date-time or duration (Temporal/TemporalValue.swift). Boxed: a zoned
+    /// date-time is five words, and unboxed it would double every property entry.
+    indirect case temporal(TemporalValue)
 }
 
 /// An insertion-ordered map with unique string keys, as written in a Cypher map literal.

@@ -1,12 +1,15 @@
 // ImportHeader.swift — the header line of an import CSV in neo4j-admin's notation:
 // `name:ID(Group)`, `:START_ID(Group)`, `:END_ID(Group)`, `:LABEL`, `:TYPE`, `:IGNORE` and
-// `name:type` / `name:type[]` properties, turned into typed column roles.
+// `name:type` / `name:type[]` properties (types: int, float, boolean, string and the temporal
+// date, localtime, time, localdatetime, datetime, duration), turned into typed column roles.
 
 import GraphStore
 
 /// The type of a property column.
 public enum ImportValueType: Sendable, Equatable {
     case integer, double, boolean, string
+    /// ISO 8601 text read as that temporal type (zoned text without a zone is UTC).
+    case temporal(TemporalType)
 
     /// neo4j-admin's type names.
     static func named(_ name: String) -> ImportValueType? {
@@ -15,7 +18,7 @@ public enum ImportValueType: Sendable, Equatable {
         case "float", "double": return .double
         case "boolean", "bool": return .boolean
         case "string", "char": return .string
-        default: return nil
+        default: return TemporalType(rawValue: name.lowercased()).map(ImportValueType.temporal)
         }
     }
 }
@@ -83,7 +86,7 @@ public struct ImportHeader: Sendable, Equatable {
                 let isList = kind.hasSuffix("[]")
                 let typeName = isList ? String(kind.dropLast(2)) : kind
                 guard let type = ImportValueType.named(typeName) else {
-                    throw fail("column \(index + 1) '\(field)': unknown type '\(typeName)' (expected int, long, float, double, boolean or string)")
+                    throw fail("column \(index + 1) '\(field)': unknown type '\(typeName)' (expected int, long, float, double, boolean, string, date, localtime, time, localdatetime, datetime or duration)")
                 }
                 guard !name.isEmpty else { throw fail("column \(index + 1) '\(field)': a property column needs a name") }
                 columns.append(.property(name: name, type: type, isList: isList))

@@ -351,6 +351,12 @@ extension ImportRunner {
                 case "false": return .bool(false)
                 default: throw ImportError(file: file, line: line, reason: "column '\(column)': '\(text)' is not true or false")
                 }
+            case .temporal(let temporalType):
+                do {
+                    return .temporal(try TemporalParser.parse(text.trimmingSpaces(), as: temporalType))
+                } catch {
+                    throw ImportError(file: file, line: line, reason: "column '\(column)': '\(text)' is not a \(temporalType.rawValue): \(error.message)")
+                }
             }
         }
     }

@@ -116,6 +116,7 @@ func render(_ value: ResultValue) -> String {
     case .node(let n): return "(" + n.labels.map { ":" + $0.name }.joined() + properties(n.properties) + ")"
     case .relationship(let r): return "[:" + r.type.name + properties(r.properties) + "]"
     case .path(let p): return "<path of \(p.relationships.count)>"
+    case .temporal(let t): return "\(t.constructorName)('\(t)')"
     }
 }
 

@@ -41,7 +41,7 @@ struct ImportTests {
         #expect(try ImportHeader(fields: ["id", "name"], nodes: true, file: "u", line: 1).columns.first == .id(property: "id", group: ""))
         #expect(try ImportHeader(fields: ["a", "b", "since:int"], nodes: false, file: "f", line: 1).columns
                 == [.startID(group: ""), .endID(group: ""), .property(name: "since", type: .integer, isList: false)])
-        #expect(throws: ImportError(file: "u", line: 1, reason: "column 2 'age:decimal': unknown type 'decimal' (expected int, long, float, double, boolean or string)")) {
+        #expect(throws: ImportError(file: "u", line: 1, reason: "column 2 'age:decimal': unknown type 'decimal' (expected int, long, float, double, boolean, string, date, localtime, time, localdatetime, datetime or duration)")) {
             try ImportHeader(fields: ["id:ID", "age:decimal"], nodes: true, file: "u", line: 1)
         }
     }

@@ -84,7 +84,8 @@ struct OutsideReferenceScanner {
                 if isDirectory.boolValue {
                     if (name.hasPrefix(".") && name != ".ci") || name == "__pycache__" { continue }
                     pending.append(path)
-                } else {
+                } else if name != ".git" {
+                    // (A `.git` file is a worktree's pointer to its main checkout, not content.)
                     files.append(path)
                 }
             }

@@ -1,5 +1,6 @@
 // Aggregation.swift — the running state of one aggregate (count, collect, sum, avg, min, max)
-// over one group, with DISTINCT, and the table that finds a row's group. Nulls are skipped, as
+// over one group, with DISTINCT, and the table that finds a row's group. sum and avg take numbers
+// or durations. Nulls are skipped, as
 // openCypher says, except by count(*).
 
 /// The aggregating functions (FunctionCatalog lists them as `.aggregate`), by catalog name.
@@ -46,9 +47,20 @@ struct Accumulator {
             values.append(value)
         case .sum, .avg:
             switch value {
-            case .integer(let i): integerSum = integerSum &+ i; doubleSum += Double(i)
-            case .double(let d): sawDouble = true; doubleSum += d
-            default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, or Null", value)
+            case .integer(let i) where best.isNull: integerSum = integerSum &+ i; doubleSum += Double(i)
+            case .double(let d) where best.isNull: sawDouble = true; doubleSum += d
+            case .temporal(.duration(let d)):
+                // Durations add up among themselves (as in Neo4j); `best`, unused by sum and avg,
+                // holds their running sum, so a group pays nothing for it.
+                if case .temporal(.duration(let sum)) = best {
+                    guard let total = sum.plus(d) else { throw QueryError(.runtime, "Duration is too large to represent") }
+                    best = .temporal(.duration(total))
+                } else if count == 1 {
+                    best = value
+                } else {
+                    throw RuntimeValue.typeMismatch(expected: "Integer, Float, or Null", value)
+                }
+            default: throw RuntimeValue.typeMismatch(expected: best.isNull ? "Integer, Float, Duration, or Null" : "Duration or Null", value)
             }
         case .onlyRow:
             if count > 1 { throw QueryEngine.rewriteDoesNotHold }
@@ -72,8 +84,14 @@ struct Accumulator {
         switch function {
         case .count: return .integer(count)
         case .collect: return .list(values)
-        case .sum: return sawDouble ? .double(doubleSum) : .integer(integerSum)
-        case .avg: return count == 0 ? .null : .double(doubleSum / Double(count))
+        case .sum:
+            if case .temporal = best { return best }
+            return sawDouble ? .double(doubleSum) : .integer(integerSum)
+        case .avg:
+            if case .temporal(.duration(let sum)) = best {
+                return (try? sum.divided(by: Double(count))).map { .temporal(.duration($0)) } ?? .null
+            }
+            return count == 0 ? .null : .double(doubleSum / Double(count))
         case .min, .max, .onlyRow: return best
         case .percentileDisc, .percentileCont:
             guard !values.isEmpty, let p = percentile else { return .null }

@@ -1,6 +1,7 @@
 // Arithmetic.swift — + - * / % ^ on runtime values with FalkorDB's rules: integer arithmetic
 // fails with `Integer overflow` (openCypher), as literals do, integer division or modulo by zero is
-// `Division by zero`, mixed integer and float gives float, + also joins strings and lists.
+// `Division by zero`, mixed integer and float gives float, + also joins strings (a number, boolean or
+// temporal value joins as its text) and lists. Temporal operands: Temporal/TemporalOperators.swift.
 
 import Foundation
 
@@ -23,8 +24,8 @@ extension RuntimeValue {
         if op == .add {
             switch (a, b) {
             case (.string(let x), .string(let y)): return .string(x + y)
-            case (.string(let x), _) where b.numeric != nil || b.isBool: return .string(x + b.plainText)
-            case (_, .string(let y)) where a.numeric != nil || a.isBool: return .string(a.plainText + y)
+            case (.string(let x), _) where b.numeric != nil || b.isBool || b.isTemporal: return .string(x + b.plainText)
+            case (_, .string(let y)) where a.numeric != nil || a.isBool || a.isTemporal: return .string(a.plainText + y)
             case (.list(let x), .list(let y)): return .list(x + y)
             case (.list(let x), _): return .list(x + [b])
             case (_, .list(let y)): return .list([a] + y)
@@ -32,8 +33,11 @@ extension RuntimeValue {
             }
         }
         let expected = op == .add ? "Integer, Float, String, List, or Null" : "Integer, Float, or Null"
-        guard a.numeric != nil else { throw typeMismatch(expected: expected, a) }
-        guard b.numeric != nil else { throw typeMismatch(expected: expected, b) }
+        // Temporal operands are looked for only once the numbers' path is ruled out.
+        guard a.numeric != nil, b.numeric != nil else {
+            if a.isTemporal || b.isTemporal { return try temporalArithmetic(op, a, b) }
+            throw typeMismatch(expected: expected, a.numeric == nil ? a : b)
+        }
         if case .integer(let x) = a, case .integer(let y) = b {
             switch op {
             case .add, .subtract, .multiply:
@@ -81,6 +85,7 @@ extension RuntimeValue {
         case .node(let n): return "(\(n.rawValue))"
         case .relationship(let r): return "[\(r.id.rawValue)]"
         case .path(let nodes, _): return "<" + nodes.map { "(\($0.rawValue))" }.joined(separator: "-") + ">"
+        case .temporal(let t): return t.description
         }
     }
 

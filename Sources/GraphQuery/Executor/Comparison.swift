@@ -16,6 +16,7 @@ extension RuntimeValue {
         case (.node(let x), .node(let y)): return x == y
         case (.relationship(let x), .relationship(let y)): return x == y
         case (.path(let xn, let xr), .path(let yn, let yr)): return xn == yn && xr == yr
+        case (.temporal(let x), .temporal(let y)): return x == y
         case (.list(let x), .list(let y)):
             guard x.count == y.count else { return false }
             return allEqual(zip(x, y))
@@ -55,6 +56,7 @@ extension RuntimeValue {
             return x < y ? -1 : (x == y ? 0 : 1)
         case (.string(let x), .string(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.bool(let x), .bool(let y)): return x == y ? 0 : (x ? 1 : -1)
+        case (.temporal(let x), .temporal(let y)): return TemporalOrder.compare(x, y)
         case (.list(let x), .list(let y)):
             for (p, q) in zip(x, y) {
                 guard let c = compare(p, q) else { return nil }
@@ -81,15 +83,16 @@ extension RuntimeValue {
         case .relationship: return 2
         case .list: return 3
         case .path: return 4
-        case .string: return 5
-        case .bool: return 6
-        case .integer, .double: return 7
-        case .null: return 8
+        case .temporal: return 5
+        case .string: return 6
+        case .bool: return 7
+        case .integer, .double: return 8
+        case .null: return 9
         }
     }
 
-    /// The total order of ORDER BY: maps < nodes < relationships < lists < strings < booleans
-    /// < numbers (NaN last among them) < null.
+    /// The total order of ORDER BY: maps < nodes < relationships < lists < paths < temporal
+    /// values (TemporalOrder.swift) < strings < booleans < numbers (NaN last among them) < null.
     static func order(_ a: RuntimeValue, _ b: RuntimeValue) -> Int {
         let ra = a.orderRank, rb = b.orderRank
         if ra != rb { return ra < rb ? -1 : 1 }
@@ -101,6 +104,7 @@ extension RuntimeValue {
             if x.isNaN || y.isNaN { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? 1 : -1) }
             return x < y ? -1 : (x == y ? 0 : 1)
         case (.node(let x), .node(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.temporal(let x), .temporal(let y)): return TemporalOrder.order(x, y)
         case (.relationship(let x), .relationship(let y)): return x.id < y.id ? -1 : (x.id == y.id ? 0 : 1)
         case (.list(let x), .list(let y)):
             for (p, q) in zip(x, y) {

@@ -244,6 +244,8 @@ extension ExecutionContext {
             return RuntimeValue(property(id, of: relationship.id))
         case .map(let keys, let values):
             return keys.firstIndex(of: key).map { values[$0] } ?? .null
+        case .temporal(let t):
+            return try TemporalComponents.component(key, of: t)
         default:
             throw RuntimeValue.typeMismatch(expected: "Map, Node, Edge, or Null", value)
         }

@@ -48,6 +48,8 @@ final class ExecutionContext {
     @exclusivity(unchecked) var socialRun = SocialRunCache()
     /// The long list `IN` tests last read, indexed once it is read again (ListMembership).
     @exclusivity(unchecked) var listMembership = ListMembership()
+    /// The instant `datetime()` and `*.statement()` read, fixed at its first reading in the query.
+    @exclusivity(unchecked) var statementClock: (seconds: Int64, nanos: Int64)? = nil
     /// The procedure the run called last, by name: a call per row (a rewritten OPTIONAL MATCH)
     /// looks it up once instead of lower-casing and hashing its name every time.
     @exclusivity(unchecked) var recentProcedure: ResolvedProcedure?

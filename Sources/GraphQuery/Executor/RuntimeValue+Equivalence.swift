@@ -22,6 +22,7 @@ extension RuntimeValue {
         case (.node(let x), .node(let y)): return x == y
         case (.relationship(let x), .relationship(let y)): return x == y
         case (.path(let xn, let xr), .path(let yn, let yr)): return xn == yn && xr == yr
+        case (.temporal(let x), .temporal(let y)): return x == y
         default: return false
         }
     }
@@ -49,6 +50,7 @@ extension RuntimeValue {
         case .node(let n): hasher.combine(8); hasher.combine(n)
         case .relationship(let r): hasher.combine(9); hasher.combine(r)
         case .path(let n, let r): hasher.combine(10); hasher.combine(n); hasher.combine(r)
+        case .temporal(let t): hasher.combine(11); hasher.combine(t)
         }
     }
 }

@@ -21,6 +21,9 @@ public enum RuntimeValue: Hashable, Sendable {
     case relationship(Relationship)
     /// A path: `nodes.count == relationships.count + 1`.
     case path(nodes: [NodeID], relationships: [Relationship])
+    /// A date, time, date-time or duration (Executor/Temporal/); boxed, so every other value
+    /// stays as small as it was.
+    indirect case temporal(TemporalValue)
 
     /// A stored property value as a runtime value.
     public init(_ value: Value) {
@@ -32,6 +35,7 @@ public enum RuntimeValue: Hashable, Sendable {
         case .string(let s): self = .string(s)
         case .list(let l): self = .list(l.map(RuntimeValue.init))
         case .map(let m): self = .map(keys: m.keys, values: m.values.map(RuntimeValue.init))
+        case .temporal(let t): self = .temporal(t)
         }
     }
 
@@ -57,6 +61,7 @@ public enum RuntimeValue: Hashable, Sendable {
         case .integer(let i): return .integer(i)
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
+        case .temporal(let t): return .temporal(t)
         case .list(let l):
             var out: [Value] = []
             for element in l {
@@ -88,6 +93,7 @@ public enum RuntimeValue: Hashable, Sendable {
         case .node: return "Node"
         case .relationship: return "Edge"
         case .path: return "Path"
+        case .temporal(let t): return t.typeName
         }
     }
 }
@@ -103,6 +109,7 @@ extension ResultValue {
         case .integer(let i): self = .integer(i)
         case .double(let d): self = .double(d)
         case .string(let s): self = .string(s)
+        case .temporal(let t): self = .temporal(t)
         default: return nil
         }
     }
@@ -110,7 +117,7 @@ extension ResultValue {
     /// Copies a runtime value out of the graph: entities get their labels or type and properties.
     init(_ value: RuntimeValue, in graph: borrowing Graph) {
         switch value {
-        case .null, .bool, .integer, .double, .string: self = ResultValue(scalar: value)!
+        case .null, .bool, .integer, .double, .string, .temporal: self = ResultValue(scalar: value)!
         case .list(let l): self = .list(l.map { ResultValue($0, in: graph) })
         case .map(let keys, let values):
             self = .map(zip(keys, values).map { ResultMapEntry(key: $0, value: ResultValue($1, in: graph)) })

@@ -159,7 +159,7 @@ extension ExecutionContext {
             return .list(out)
         case .tostring:
             switch argument {
-            case .string, .integer, .double, .bool: return .string(argument.plainText)
+            case .string, .integer, .double, .bool, .temporal: return .string(argument.plainText)
             default: throw RuntimeValue.typeMismatch(expected: "Integer, Float, String, Boolean, or Null", argument)
             }
         case .tointeger:
@@ -244,6 +244,7 @@ extension ExecutionContext {
             default: return .double(Foundation.log10(x))
             }
         default:
+            if let result = try callTemporal(function, arguments) { return result }
             throw QueryError(.semantic, "Unknown function '\(name)'")
         }
     }

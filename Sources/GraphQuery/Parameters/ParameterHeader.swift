@@ -152,7 +152,9 @@ struct HeaderValueParser {
             case "TRUE": return .bool(true)
             case "FALSE": return .bool(false)
             case "NULL", "NONE": return .null
-            default: return nil
+            default:
+                // `date('2024-01-02')`, `datetime({epochMillis: 0})`: ParameterHeader+Temporal.swift.
+                return parseTemporalCall(token.text)
             }
         case .symbol(.leftBracket):
             var elements: [Value] = []

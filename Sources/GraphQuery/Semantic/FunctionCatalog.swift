@@ -47,7 +47,7 @@ enum FunctionCatalog {
              "tail", "reverse", "tofloat", "toboolean", "trim", "ltrim", "rtrim", "abs", "sign", "ceil", "floor",
              "sqrt", "exp", "log", "log10", "exists"].map {
             FunctionSignature(name: $0, kind: .scalar, minArguments: 1, maxArguments: 1)
-        }
+        } + TemporalFunctionCatalog.signatures
         return Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
     }()
 
@@ -63,6 +63,20 @@ package enum ScalarFunction: String, Sendable, CaseIterable {
     case tostring, tointeger, tofloat, toboolean, substring, split, replace, left, right
     case abs, sign, ceil, floor, round, sqrt, exp, log, log10
     case coalesce, exists, rand, pi, e, timestamp
+    // Temporal constructors and functions (Executor/Temporal/TemporalFunctions.swift).
+    case date, localtime, time, localdatetime, datetime, duration
+    case dateTruncate = "date.truncate", localtimeTruncate = "localtime.truncate", timeTruncate = "time.truncate"
+    case localdatetimeTruncate = "localdatetime.truncate", datetimeTruncate = "datetime.truncate"
+    case durationBetween = "duration.between", durationInMonths = "duration.inmonths"
+    case durationInDays = "duration.indays", durationInSeconds = "duration.inseconds"
+    case datetimeFromEpoch = "datetime.fromepoch", datetimeFromEpochMillis = "datetime.fromepochmillis"
+    case dateTransaction = "date.transaction", dateStatement = "date.statement", dateRealtime = "date.realtime"
+    case localtimeTransaction = "localtime.transaction", localtimeStatement = "localtime.statement"
+    case localtimeRealtime = "localtime.realtime", timeTransaction = "time.transaction"
+    case timeStatement = "time.statement", timeRealtime = "time.realtime"
+    case localdatetimeTransaction = "localdatetime.transaction", localdatetimeStatement = "localdatetime.statement"
+    case localdatetimeRealtime = "localdatetime.realtime", datetimeTransaction = "datetime.transaction"
+    case datetimeStatement = "datetime.statement", datetimeRealtime = "datetime.realtime"
     /// `(node, type name, direction[, label])` → the rows `(node)-[:type]-()` (or
     /// `(node)-[:type]-(:label)`) matches in that direction (`Graph.expansionCount`): made by the
     /// planner's degree rule (GetDegree.swift), not in the catalog, so no query can name it.

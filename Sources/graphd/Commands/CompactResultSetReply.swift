@@ -12,6 +12,9 @@ enum CompactResultSetReply {
     enum ValueType: Int64 {
         case null = 1, string = 2, integer = 3, boolean = 4, double = 5, list = 6
         case relationship = 7, node = 8, path = 9, map = 10
+        /// FalkorDB's temporal types (its point is 11, vecf32 12). Each value is sent as an integer
+        /// of seconds (CompactTemporal.swift).
+        case datetime = 13, date = 14, time = 15, duration = 16
     }
 
     /// ColumnType: FalkorDB always reports COLUMN_SCALAR.
@@ -101,6 +104,8 @@ enum CompactResultSetReply {
                 reply.integer(ValueType.relationship.rawValue)
                 writeRelationshipBody(relationship, into: &reply)
             }
+        case .temporal(let t):
+            reply.integer(CompactTemporal.seconds(of: t))
         }
     }
 
@@ -118,6 +123,7 @@ enum CompactResultSetReply {
         case .node: .node
         case .relationship: .relationship
         case .path: .path
+        case .temporal(let t): CompactTemporal.valueType(of: t)
         }
     }
 

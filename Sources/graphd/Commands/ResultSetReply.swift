@@ -76,7 +76,7 @@ enum ResultSetReply {
         case .integer: RESPBatchWriter.headerBound
         case .bool: RESPBatchWriter.bulkStringBound("false")
         case .string(let s): RESPBatchWriter.bulkStringBound(s)
-        case .double, .list, .map, .node, .relationship, .path: nil
+        case .double, .list, .map, .node, .relationship, .path, .temporal: nil
         }
     }
 
@@ -88,7 +88,7 @@ enum ResultSetReply {
         case .integer(let n): writer.integer(n)
         case .bool(let b): writer.bulkString(b ? "true" : "false")
         case .string(let s): writer.bulkString(s)
-        case .double, .list, .map, .node, .relationship, .path:
+        case .double, .list, .map, .node, .relationship, .path, .temporal:
             preconditionFailure("ResultSetReply.writeScalar: not a scalar (scalarBound said nil)")
         }
     }
@@ -108,6 +108,7 @@ enum ResultSetReply {
         case .integer(let n): reply.integer(n)
         case .double(let d): reply.bulkString(NumberFormatting.shortest(d))
         case .string(let s): reply.bulkString(s)
+        case .temporal(let t): reply.bulkString(t.description)
         case .list, .map, .path: reply.bulkString(VerboseText.render(value))
         case .node(let node): writeNode(node, into: &reply)
         case .relationship(let relationship): writeRelationship(relationship, into: &reply)

@@ -21,6 +21,7 @@ enum VerboseText {
         case .integer(let n): text += String(n)
         case .double(let d): text += NumberFormatting.fixed(d)
         case .string(let s): text += s
+        case .temporal(let t): text += t.description
         case .list(let items):
             text += "["
             for (i, item) in items.enumerated() {

@@ -309,6 +309,7 @@ final class REPLSession {
                 pairs.append((entry.key, v))
             }
             return .map(ValueMap(pairs))
+        case .temporal(let t): return .temporal(t)
         case .node, .relationship, .path: return nil
         }
     }

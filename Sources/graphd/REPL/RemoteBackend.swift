@@ -307,6 +307,9 @@ struct CompactReplyDecoder {
                 index += 2
             }
             return .map(entries)
+        case (13...16, .integer(let seconds)):
+            // Temporal values come as seconds (CompactTemporal.swift): shown as what they say.
+            return .temporal(CompactTemporal.decode(type: type, seconds: seconds)!)
         default:
             throw .other("unexpected compact value of type \(type): \(payload)")
         }
@@ -361,6 +364,7 @@ enum CypherLiteral {
         case .string(let s): return "'" + s.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
         case .list(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
         case .map(let map): return "{" + map.map { "`\($0.0)`: \(render($0.1))" }.joined(separator: ", ") + "}"
+        case .temporal(let t): return "\(t.constructorName)('\(t)')"
         }
     }
 }

@@ -50,6 +50,7 @@ enum ValueText {
         case .integer(let n): text += String(n)
         case .double(let d): text += number(d)
         case .string(let s): text += quoted(s)
+        case .temporal(let t): text += t.description
         case .list(let items):
             text += "["
             for (i, item) in items.enumerated() {
@@ -112,6 +113,7 @@ enum ValueText {
         case .integer(let n): return String(n)
         case .double(let d): return d.isFinite ? number(d) : quoted(number(d))
         case .string(let s): return jsonString(s)
+        case .temporal(let t): return jsonString(t.description)
         case .list(let items): return "[" + items.map(json).joined(separator: ",") + "]"
         case .map(let entries):
             return "{" + entries.map { jsonString($0.key) + ":" + json($0.value) }.joined(separator: ",") + "}"

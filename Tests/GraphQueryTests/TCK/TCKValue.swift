@@ -1,6 +1,7 @@
 // TCKValue.swift — the TCK's expected values (`1`, `1.0`, `'a'`, `[1, 2]`, `{k: 1}`, `(:L {k: 1})`,
 // `[:T {k: 1}]`, `<(:A)-[:T]->(:B)>`, `null`, `NaN`) and graphd's result values, both put in
-// one canonical text, so a row matches when the texts are equal. Maps and properties are
+// one canonical text, so a row matches when the texts are equal. A temporal result matches the
+// quoted string of its ISO 8601 text, which is how the TCK writes expected temporal values. Maps and properties are
 // sorted by key, labels by name; `ignoringListOrder` sorts list elements too.
 
 import Foundation
@@ -26,6 +27,9 @@ enum TCKValue {
         case .integer(let i): return "I\(i)"
         case .double(let d): return float(d)
         case .string(let s): return "S" + s.debugDescription
+        // The TCK writes a temporal value as its toString text in quotes ('2015-07-21'), as
+        // the reference implementation compares them: by that text.
+        case .temporal(let t): return "S" + t.description.debugDescription
         case .list(let l):
             let elements = l.map { canonical($0, ignoringListOrder: ignoringListOrder) }
             return "[" + (ignoringListOrder ? elements.sorted() : elements).joined(separator: ",") + "]"
