@@ -18,6 +18,8 @@ indirect enum RESPReply: Equatable, CustomStringConvertible {
     case map([RESPReply])
     /// RESP3 `,` double, as its text.
     case double(String)
+    /// RESP3 `>n` push frame (a Pub/Sub message or acknowledgement).
+    case push([RESPReply])
 
     var description: String {
         switch self {
@@ -30,6 +32,7 @@ indirect enum RESPReply: Equatable, CustomStringConvertible {
         case .boolean(let b): return b ? "#t" : "#f"
         case .map(let items): return "%{" + items.map(\.description).joined(separator: ", ") + "}"
         case .double(let d): return ",\(d)"
+        case .push(let items): return ">[" + items.map(\.description).joined(separator: ", ") + "]"
         }
     }
 
@@ -177,7 +180,7 @@ final class RESPTestClient {
             let text = String(decoding: buffer[next..<(next + length)], as: UTF8.self)
             index = next + length + 2
             return .bulk(text)
-        case UInt8(ascii: "*"), UInt8(ascii: "%"):
+        case UInt8(ascii: "*"), UInt8(ascii: "%"), UInt8(ascii: ">"):
             guard let count = Int(line) else { throw TestClientError(description: "bad array length \(line)") }
             if count < 0 { index = next; return .null }
             let isMap = type == UInt8(ascii: "%")
@@ -187,6 +190,7 @@ final class RESPTestClient {
                 items.append(item)
             }
             index = next
+            if type == UInt8(ascii: ">") { return .push(items) }
             return isMap ? .map(items) : .array(items)
         case UInt8(ascii: "_"): index = next; return .null
         case UInt8(ascii: "#"): index = next; return .boolean(line == "t")

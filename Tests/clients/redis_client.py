@@ -69,4 +69,23 @@ except redis.exceptions.ResponseError as error:
     check("--bogus" in str(error), "unknown flag: %s" % error)
 check(r.execute_command("GRAPH.DELETE", "generic%d" % protocol) in (True, "OK"), "delete")
 
+# Pub/Sub with redis-py's own PubSub object: acknowledgements, a channel and a pattern message,
+# in RESP2 (arrays) or RESP3 (push frames), exactly as the client decodes Redis's.
+p = r.pubsub()
+p.subscribe("news%d" % protocol)
+p.psubscribe("n*%d" % protocol)
+acks = [p.get_message(timeout=5) for _ in range(2)]
+check([(a["type"], a["channel"], a["data"]) for a in acks]
+      == [("subscribe", "news%d" % protocol, 1), ("psubscribe", "n*%d" % protocol, 2)], "subscribe acks: %r" % acks)
+publisher = redis.Redis(host="127.0.0.1", port=port, protocol=protocol, password=password, decode_responses=True)
+check(publisher.publish("news%d" % protocol, "hello") == 2, "publish reaches both subscriptions")
+got = [p.get_message(timeout=5) for _ in range(2)]
+kinds = sorted((m["type"], m["channel"], m["data"], m.get("pattern")) for m in got)
+check(kinds == [("message", "news%d" % protocol, "hello", None), ("pmessage", "news%d" % protocol, "hello", "n*%d" % protocol)],
+      "messages: %r" % got)
+check(publisher.pubsub_numsub("news%d" % protocol) == [("news%d" % protocol, 1)], "numsub")
+p.unsubscribe()
+p.punsubscribe()
+p.close()
+
 print("redis client, protocol %d: %d checks passed" % (protocol, checks))

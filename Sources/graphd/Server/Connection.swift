@@ -130,6 +130,20 @@ struct Connection: Sendable {
         return advance()
     }
 
+    /// Bytes the server sends unasked (a Pub/Sub message), after whatever is queued already.
+    /// A subscriber that lets them pile up past the output limit is disconnected, as Redis
+    /// disconnects one past its pubsub output-buffer limit.
+    mutating func push(_ bytes: [UInt8]) -> [Action] {
+        guard !discardsOutput, !isClosing else { return [] }
+        output.append(contentsOf: bytes)
+        let unsent = output.count - outputIndex
+        if unsent > outputLimit {
+            peerClosed()
+            return [.closeOutputLimitExceeded(unsent)]
+        }
+        return []
+    }
+
     /// `count` bytes of `pendingOutput` were written to the socket.
     mutating func wrote(_ count: Int) -> [Action] {
         outputIndex += count

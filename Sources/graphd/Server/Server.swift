@@ -118,6 +118,8 @@ final class Server: @unchecked Sendable {
     private var listener: ListeningSocket?
     private let wakeUp: WakeUpPipe
     private let completions = CompletionQueue()
+    /// Channel and pattern subscriptions (PubSubCommands); guarded by `state` like the slots.
+    private var pubSubRegistry = PubSubRegistry()
     /// Runs reads handed to workers: Dispatch's global pool, one thread per core (more only
     /// while some block).
     private let readPool = DispatchQueue.global(qos: .userInitiated)
@@ -746,6 +748,11 @@ final class Server: @unchecked Sendable {
                                   + "\(bytes) bytes of unsent replies exceed the output limit of "
                                   + "\(configuration.clientOutputLimit) bytes")
             case .execute(let request):
+                if slot.connection.session.isAuthenticated, let reply = pubSub(request, token: token, slot: slot) {
+                    inlineRuns += 1
+                    queue.append(contentsOf: reply)
+                    continue
+                }
                 let spec = table.spec(named: request[0])
                 var session = slot.connection.session
                 if let spec, spec.flags.contains(.fast) {
@@ -815,6 +822,27 @@ final class Server: @unchecked Sendable {
                 dispatch(read, on: reads ? readPool : slot.commands)
             }
         }
+    }
+
+    /// Runs a Pub/Sub command (or refuses a command in RESP2's subscribed mode) for the
+    /// connection at `token`: its reply's actions, after the frames it publishes are queued on
+    /// their subscribers' connections. Nil for any other command.
+    private func pubSub(_ request: [[UInt8]], token: UInt64, slot: Slot) -> [Connection.Action]? {
+        let session = slot.connection.session
+        guard let outcome = PubSubCommands.run(request, connection: token, session: session, registry: &pubSubRegistry,
+                                               protocolFor: { [slots] in slots[$0]?.connection.session.protocolVersion ?? .resp2 })
+        else { return nil }
+        for (target, frame) in outcome.deliveries {
+            guard let other = slots[target] else { continue }
+            let actions = other.connection.push(frame)
+            if target == token { continue }  // written with the reply, by the caller's settle
+            if !actions.isEmpty { perform(actions, token: target, slot: other) }
+            settle(token: target, slot: other)
+        }
+        let newSession = outcome.resetsSession
+            ? ClientSession(id: session.id, peerAddress: session.peerAddress, isAuthenticated: context.password == nil)
+            : nil
+        return slot.connection.completed(outcome.reply, outcome: .keepOpen, session: newSession)
     }
 
     /// How long the leader may wait for events: not at all while connections wait for their
@@ -909,6 +937,7 @@ final class Server: @unchecked Sendable {
 
     private func closeConnection(_ token: UInt64) {
         guard let slot = slots.removeValue(forKey: token) else { return }
+        pubSubRegistry.removeAll(of: token)
         memoryCeiling?.add(-slot.countedBytes)
         slot.countedBytes = 0
         context.statistics.connectedClients.subtract(1, ordering: .relaxed)
