@@ -265,12 +265,14 @@ enum Planner {
         return (patterns, conjuncts)
     }
 
-    /// A chain with more than one node the planner could start from (bound before, or sought
-    /// by a property) finds each of them first, as a pattern of its own, and then expands
-    /// between them (ExpandInto): `(a:U {id: 1})-[:F]-(b:U {id: 2})` plans as `(a:U {id: 1}),
-    /// (b:U {id: 2}), (a)-[:F]-(b)`, however it was written. The chain's copies of those nodes
-    /// keep no labels or properties: the lone patterns check them. Paths are left whole, and
-    /// nodes bound before stay in the chain as they are.
+    /// A chain with a node bound before and one new node the planner could seek by a property
+    /// finds that node first, as a pattern of its own, and then expands between them
+    /// (ExpandInto): `MATCH (a) … MATCH (a)-[:F]-(b:U {id: 2})` seeks b, however it was
+    /// written. With two new sought nodes the chain starts from one and reaches the other by
+    /// expansion (whose far-node filter finds a uniquely indexed one by binary search:
+    /// PatternMatcher's pinnedEnd), so seeks of common values are never paired up. The chain's
+    /// copy of the sought node keeps no labels or properties: the lone pattern checks them.
+    /// Paths are left whole, and nodes bound before stay in the chain as they are.
     static func seekingPinnedNodesFirst(_ patterns: [BoundPattern], bound: Set<Int>) -> [BoundPattern] {
         var result: [BoundPattern] = []
         var known = bound
@@ -278,8 +280,12 @@ enum Planner {
             let pinned = pattern.nodes.indices.filter { i in
                 known.contains(pattern.nodes[i].slot) || seekable(pattern.nodes[i], bound: known) != nil
             }
+            // Only one new node is sought ahead: two seeks of values that many nodes may hold
+            // (`(a:A {writer: 1})-[:PAIR]->(b:B {writer: 1})`) would pair every a with every b
+            // before the expansion checks them, where the chain walks from one to the other.
+            let newPinned = Set(pinned.map { pattern.nodes[$0].slot }.filter { !known.contains($0) })
             guard pattern.pathSlot == nil, !pattern.relationships.isEmpty, Set(pinned.map { pattern.nodes[$0].slot }).count > 1,
-                  pinned.contains(where: { !known.contains(pattern.nodes[$0].slot) }) else {
+                  newPinned.count == 1 else {
                 result.append(pattern)
                 known.formUnion(pattern.nodes.map(\.slot))
                 continue
