@@ -17,7 +17,9 @@
 # with `MATCH (n) RETURN id(n), labels(n), properties(n)` and the like), which is how the TCK
 # defines them (its tck-api compares states); the reply's statistics count something else
 # (e.g. "Properties set" counts a SET to the same value, "Labels added" counts assignments,
-# not new label names), so they are not used for the expectation.
+# not new label names), so they are not used for the expectation; they are checked against the
+# diff where the two meanings meet (Runner.check_statistics), which tests the statistics the
+# reply carries. "No side effects" is checked after an error too (a failed query changes nothing).
 #
 # Values compare as the TCK means: nodes by labels and properties, relationships by type and
 # properties, paths by their nodes and relationships with directions, lists, maps, strings,
@@ -33,6 +35,7 @@
 #
 # Usage: tck_wire.py --port PORT [--password P] [--protocol 2|3] [--filter TEXT] [--jobs N]
 #          [--timeout SECONDS] [--report FILE] [--expected-failures FILE --known-differences FILE]
+#        tck_wire.py --port PORT --self-test   (scenarios with known outcomes, half of them failing)
 # With --expected-failures (the in-process list) the exit status is 1 when a scenario passes
 # in process (is not on that list) but fails over the wire and is not on --known-differences,
 # or when a scenario on --known-differences passes over the wire (take it off then).
