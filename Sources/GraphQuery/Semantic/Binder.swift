@@ -170,6 +170,13 @@ struct Binder {
                     relationships.append(entry.slot)
                     continue
                 }
+                // A new variable-length relationship's variable holds the list of relationships.
+                if relationship.length != nil, let name = relationship.variable, scope[name] == nil {
+                    let s = scope.declare(name, kind: .scalar(.list))
+                    relationshipSlots.insert(s)
+                    relationships.append(s)
+                    continue
+                }
                 let (s, _) = try slot(for: relationship.variable, kind: .relationship)
                 if relationship.length != nil, boundBefore.contains(s), let name = relationship.variable, scope[name]?.kind == .relationship {
                     throw Binder.semantic("Type mismatch: the variable-length relationship '\(name)' needs a list of relationships, but an earlier clause bound it to one relationship")

@@ -29,8 +29,7 @@ extension Binder {
         case .variable(let name, _):
             switch scope[name]?.kind {
             case .node?: return .node
-            // A relationship variable may hold a variable-length pattern's list.
-            case .relationship?: return nil
+            case .relationship?: return .relationship
             case .path?: return .path
             case .scalar(let type)?: return type
             default: return nil
