@@ -78,4 +78,33 @@ struct EndToEndRedisCLITests {
             #expect(lines == expected.map(normalized), "\(command)")
         }
     }
+
+    @Test("redis-cli SUBSCRIBE prints what another client PUBLISHes, as it does against Redis",
+          .enabled(if: redisCLIPath() != nil, "redis-cli is not installed"))
+    func subscribeWithRedisCLI() throws {
+        let directory = try TemporaryDirectory("graphd-cli-sub")
+        defer { directory.remove() }
+        let server = try GraphdProcess(dataDirectory: directory.path + "/data")
+        defer { server.kill9() }
+        let outputPath = directory.path + "/subscribe.out"
+        let subscriber = try ChildProcess(executable: redisCLIPath()!, arguments: ["-p", String(server.port), "SUBSCRIBE", "news"],
+                                          outputPath: outputPath)
+        defer { subscriber.send(SIGKILL); _ = subscriber.wait() }
+        let client = try server.client()
+        // Subscribed once the server counts it (a condition, not a timed wait; bounded).
+        var subscribed = false
+        for _ in 0..<500 where !subscribed {
+            subscribed = try client.command("PUBSUB", "NUMSUB", "news") == .array([.bulk("news"), .integer(1)])
+            if !subscribed { usleep(10_000) }
+        }
+        #expect(subscribed)
+        #expect(try client.command("PUBLISH", "news", "hello") == .integer(1))
+        let expected = ["subscribe", "news", "1", "message", "news", "hello"]
+        var lines: [String] = []
+        for _ in 0..<500 where lines != expected {
+            lines = ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines != expected { usleep(10_000) }
+        }
+        #expect(lines == expected)
+    }
 }
