@@ -38,10 +38,12 @@ enum ServerCommand {
             return n
         }
         let duration = try options.double("duration", default: 5)
-        let ops: [Operation] = try options.list("ops", all: Operation.allCases)
         guard let form = Form(rawValue: options.string("form", default: "procedure")), form != .kernel else {
             throw UsageError("--form is procedure, cypher or falkordb")
         }
+        // By default every operation the form has a text for (shortest paths have no procedure).
+        let ops: [Operation] = try options.list("ops", all: Operation.allCases,
+                                                defaults: Operation.allCases.filter { MixQueries.text($0, form) != nil })
         if let op = ops.first(where: { MixQueries.text($0, form) == nil }) {
             throw UsageError("--form \(form.rawValue) has no text for \(op.rawValue); choose --ops from "
                              + Operation.allCases.filter { MixQueries.text($0, form) != nil }.map(\.rawValue).joined(separator: ","))
