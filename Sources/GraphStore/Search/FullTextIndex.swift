@@ -1,0 +1,47 @@
+// FullTextIndex.swift — one full-text index's data: two dictionaries over the same entities,
+// one with RediSearch's terms (lower-cased, split on punctuation: what `db.idx.fulltext.*`
+// searches) and one with people-search words (NameFolding: what `social.searchPeople`
+// searches). Entities are added and removed by their property values, so the graph keeps no
+// per-entity copy of the words: a write passes the old and new values.
+
+/// The dictionaries of one full-text index. Entity ids are node or relationship raw ids.
+public struct FullTextIndex: Sendable, Equatable {
+    public internal(set) var descriptor: FullTextIndexDescriptor
+    /// RediSearch terms → entities.
+    public internal(set) var terms = TermTrie()
+    /// Folded name words → entities.
+    public internal(set) var words = TermTrie()
+    /// Stop words, tokenized as terms are.
+    private var stopTerms: Set<[UInt32]> = []
+
+    init(_ descriptor: FullTextIndexDescriptor) {
+        self.descriptor = descriptor
+        stopTerms = Set(descriptor.stopwords.flatMap { TextTokenizer.terms($0) })
+    }
+
+    /// Approximate heap bytes of both dictionaries.
+    public var byteCount: Int { terms.byteCount + words.byteCount }
+
+    /// Adds (or removes) `id` under every term and word of `value` when it is a string.
+    mutating func update(_ id: UInt32, value: Value, insert: Bool) {
+        guard case .string(let text) = value else { return }
+        for term in TextTokenizer.terms(text) where !stopTerms.contains(term) {
+            if insert { terms.insert(term, id) } else { terms.remove(term, id) }
+        }
+        for word in NameFolding.nameWords(text) {
+            if insert { words.insert(word, id) } else { words.remove(word, id) }
+        }
+    }
+
+    /// Adds or removes an entity with these properties (the keys this index reads).
+    mutating func update(_ id: UInt32, properties: [PropertyEntry], insert: Bool) {
+        for key in descriptor.keys {
+            let value = properties.value(of: key)
+            if value != .null { update(id, value: value, insert: insert) }
+        }
+    }
+
+    /// Whether `term` is a stop word of this index (a query term that is one matches nothing,
+    /// and is left out of an AND, as RediSearch does).
+    func isStopTerm(_ term: [UInt32]) -> Bool { stopTerms.contains(term) }
+}
