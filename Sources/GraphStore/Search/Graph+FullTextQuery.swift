@@ -220,3 +220,20 @@ extension Array where Element == UInt32 {
         return low < count && self[low] == x
     }
 }
+
+extension Graph {
+    /// The relationships with these raw ids (hits of a relationship index), in order, skipping
+    /// any not live. The graph keeps no table by id, so many are resolved in one pass over the
+    /// lists and a few by a scan each.
+    public func relationships(withRawIDs ids: [UInt32]) -> [Relationship] {
+        if ids.count <= 4 {
+            return ids.compactMap { relationship(RelationshipID(rawValue: $0)) }
+        }
+        let slots = relationshipSlots()
+        return ids.compactMap { id in
+            guard Int(id) < slots.count, slots[Int(id)].isLive else { return nil }
+            let s = slots[Int(id)]
+            return Relationship(id: RelationshipID(rawValue: id), type: s.type, start: s.start, end: s.end)
+        }
+    }
+}
