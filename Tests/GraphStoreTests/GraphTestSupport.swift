@@ -37,7 +37,7 @@ extension Graph {
         }
         for index in fullTextIndexes {
             let terms = index.terms.allTerms().map { "\(NameFolding.string($0.term))=\($0.ids)" }
-            let words = index.words.allTerms().map { "\(NameFolding.string($0.term))=\($0.ids)" }
+            let words = index.wordTries.map { $0.allTerms().map { "\(NameFolding.string($0.term))=\($0.ids)" } }
             lines.append("fulltext \(index.descriptor) terms \(terms) words \(words)")
         }
         lines.append("free nodes \(nodeIDAllocator.free) cap \(nodeIDAllocator.capacity) slots \(nodes.count)")

@@ -41,10 +41,11 @@ public struct PeopleSearchError: Error, Sendable, Equatable {
 }
 
 extension Graph {
-    /// The people of `index` (a full-text index on the users' names) matching `query`, ranked
-    /// for `viewer` (nil: a global search, every match in one tier), the first `limit`.
-    public func searchPeople(_ index: FullTextIndex, viewer: NodeID?, query: String, limit: Int,
+    /// The people in `words` (the name words of a full-text index on the users' names) matching
+    /// `query`, ranked for `viewer` (nil: a global search, every match in one tier), the first `limit`.
+    public func searchPeople(_ words: TermTrie, viewer: NodeID?, query: String, limit: Int,
                              schema: SocialSchema) throws(PeopleSearchError) -> [PersonMatch] {
+        let index = words
         let words = NameFolding.queryWords(query)
         guard !words.isEmpty else {
             throw PeopleSearchError(message: "the query is empty: type at least one letter of a name")
@@ -71,10 +72,10 @@ extension Graph {
             let isLast = i == words.count - 1
             let budget = peopleSearchTypoBudget(length: word.count, inCircle: hasCircle)
             var packed: [UInt64] = []
-            index.words.forEachMatch(word, maxDistance: budget, transpositions: true, prefix: isLast) { m in
+            index.forEachMatch(word, maxDistance: budget, transpositions: true, prefix: isLast) { m in
                 let typos = UInt64(isLast ? m.prefixDistance : m.wholeDistance)
                 let notWhole: UInt64 = isLast ? (m.wholeDistance == m.prefixDistance ? 0 : 1) : 0
-                for id in index.words.postings(slot: m.slot) { packed.append(UInt64(id) << 8 | typos << 1 | notWhole) }
+                for id in index.postings(slot: m.slot) { packed.append(UInt64(id) << 8 | typos << 1 | notWhole) }
             }
             packed.sort()
             var set: [PackedWordMatch] = []
