@@ -16,7 +16,7 @@ public struct FullTextIndex: Sendable, Equatable {
 
     init(_ descriptor: FullTextIndexDescriptor) {
         self.descriptor = descriptor
-        wordTries = Array(repeating: TermTrie(), count: descriptor.keys.count)
+        wordTries = Array(repeating: TermTrie(keepsForward: true), count: descriptor.keys.count)
         stopTerms = Set(descriptor.stopwords.flatMap { TextTokenizer.terms($0) })
     }
 

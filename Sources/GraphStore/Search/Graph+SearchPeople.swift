@@ -43,48 +43,62 @@ public struct PeopleSearchError: Error, Sendable, Equatable {
 extension Graph {
     /// The people in `words` (the name words of a full-text index on the users' names) matching
     /// `query`, ranked for `viewer` (nil: a global search, every match in one tier), the first `limit`.
+    ///
+    /// Execution: with a viewer, the circle (viewer, friends, friends of friends) is walked and
+    /// each member's own words checked against the query (the trie keeps each user's words);
+    /// the rest of the page comes from the text side: a one-word query takes the lowest ids of
+    /// each (typos, whole/prefix) group of dictionary words in turn, stopping at `limit`; a
+    /// longer one intersects the whole-word matches of all but the last word and checks the
+    /// last word on each candidate. Asked for every match (or with a circle too large to walk),
+    /// the words' postings are merged and intersected whole.
     public func searchPeople(_ words: TermTrie, viewer: NodeID?, query: String, limit: Int,
                              schema: SocialSchema) throws(PeopleSearchError) -> [PersonMatch] {
-        let index = words
-        let words = NameFolding.queryWords(query)
-        guard !words.isEmpty else {
+        let query = NameFolding.queryWords(query)
+        guard !query.isEmpty else {
             throw PeopleSearchError(message: "the query is empty: type at least one letter of a name")
         }
         guard limit > 0 else { return [] }
         let viewer = viewer.flatMap { contains($0) ? $0 : nil }
-
-        // The viewer's circle: friends, and everyone a friend knows with their mutual counts.
-        var friends: [UInt32] = []
-        var mutualCounts: [UInt32: Int32] = [:]
-        if let viewer {
-            friends = friendIDs(of: viewer, schema: schema)
-            for f in friends {
-                var merge = FriendMerge(self, NodeID(rawValue: f), schema.friend)
-                merge.forEachID { g in if g != viewer.rawValue { mutualCounts[g, default: 0] += 1 } }
-            }
+        var circle = PeopleCircle()
+        if let viewer { circle = PeopleCircle(viewer: viewer, graph: self, schema: schema) }
+        if limit == .max || !words.keepsForward || circle.mutualCounts.count > PeopleCircle.walkLimit {
+            return searchPeopleExhaustively(words, query: query, circle: circle, limit: limit)
         }
-        let hasCircle = viewer != nil
+        var checker = PeopleWordChecker(words: words, query: query)
+        var results: [PersonMatch] = []
+        if let viewer {
+            func consider(_ id: UInt32, _ relation: PersonRelation, _ mutual: Int) {
+                if let (typos, whole) = checker.check(id, inCircle: true) {
+                    results.append(PersonMatch(node: NodeID(rawValue: id), relation: relation, mutual: mutual, typos: typos, lastWordWhole: whole))
+                }
+            }
+            consider(viewer.rawValue, .viewer, 0)
+            for f in circle.friends where f != viewer.rawValue { consider(f, .friend, Int(circle.mutualCounts[f] ?? 0)) }
+            for (g, m) in circle.mutualCounts where g != viewer.rawValue && !circle.friends.binarySearchContains(g) {
+                consider(g, .friendOfFriend, Int(m))
+            }
+            results.sort(by: PersonMatch.ranksBefore)
+            if results.count >= limit { return Array(results.prefix(limit)) }
+        }
+        let need = limit - results.count
+        if query.count == 1 {
+            results += checker.lowestIDsByGroup(need: need, circle: circle)
+        } else {
+            results += checker.intersectAndCheck(need: need, circle: circle)
+        }
+        return results
+    }
 
+    /// Every match, from the words' postings merged and intersected (see `searchPeople`).
+    func searchPeopleExhaustively(_ index: TermTrie, query words: [[UInt32]], circle: PeopleCircle, limit: Int) -> [PersonMatch] {
+        let hasCircle = circle.viewer != nil
         // Per word, the entities matching it with their least typos, ascending by id.
         var sets: [[PackedWordMatch]] = []
         sets.reserveCapacity(words.count)
         for (i, word) in words.enumerated() {
             let isLast = i == words.count - 1
             let budget = peopleSearchTypoBudget(length: word.count, inCircle: hasCircle)
-            var packed: [UInt64] = []
-            index.forEachMatch(word, maxDistance: budget, transpositions: true, prefix: isLast) { m in
-                let typos = UInt64(isLast ? m.prefixDistance : m.wholeDistance)
-                let notWhole: UInt64 = isLast ? (m.wholeDistance == m.prefixDistance ? 0 : 1) : 0
-                for id in index.postings(slot: m.slot) { packed.append(UInt64(id) << 8 | typos << 1 | notWhole) }
-            }
-            packed.sort()
-            var set: [PackedWordMatch] = []
-            set.reserveCapacity(packed.count)
-            var previous = UInt64.max
-            for p in packed where p >> 8 != previous {
-                previous = p >> 8
-                set.append(PackedWordMatch(id: UInt32(p >> 8), typos: UInt8((p >> 1) & 0x7F), whole: p & 1 == 0))
-            }
+            let set = index.wordMatches(word, budget: budget, prefix: isLast)
             if set.isEmpty { return [] }
             sets.append(set)
         }
@@ -98,19 +112,7 @@ extension Graph {
             let id = candidate.id
             var typos = 0
             var whole = true
-            let relation: PersonRelation
-            var mutual = 0
-            if let viewer, id == viewer.rawValue {
-                relation = .viewer
-            } else if friends.binarySearchContains(id) {
-                relation = .friend
-                mutual = Int(mutualCounts[id] ?? 0)
-            } else if let m = mutualCounts[id] {
-                relation = .friendOfFriend
-                mutual = Int(m)
-            } else {
-                relation = .other
-            }
+            let (relation, mutual) = circle.relation(of: id)
             let inCircle = relation != .other
             for w in sets.indices {
                 let match: PackedWordMatch
@@ -128,6 +130,213 @@ extension Graph {
         results.sort(by: PersonMatch.ranksBefore)
         if results.count > limit { results.removeLast(results.count - limit) }
         return results
+    }
+}
+
+/// The viewer's circle: friends (ascending ids) and everyone a friend knows, with how many of
+/// the viewer's friends know them (friends included: their mutual count).
+struct PeopleCircle {
+    /// Circles larger than this are not walked member by member (a hub's friends of friends).
+    static let walkLimit = 50_000
+    var viewer: NodeID?
+    var friends: [UInt32] = []
+    var mutualCounts: [UInt32: Int32] = [:]
+
+    init() {}
+
+    init(viewer: NodeID, graph: Graph, schema: SocialSchema) {
+        self.viewer = viewer
+        friends = graph.friendIDs(of: viewer, schema: schema)
+        for f in friends {
+            var merge = FriendMerge(graph, NodeID(rawValue: f), schema.friend)
+            merge.forEachID { g in if g != viewer.rawValue { mutualCounts[g, default: 0] += 1 } }
+        }
+    }
+
+    @inline(__always) func contains(_ id: UInt32) -> Bool {
+        guard let viewer else { return false }
+        return id == viewer.rawValue || mutualCounts[id] != nil || friends.binarySearchContains(id)
+    }
+
+    func relation(of id: UInt32) -> (PersonRelation, Int) {
+        guard let viewer else { return (.other, 0) }
+        if id == viewer.rawValue { return (.viewer, 0) }
+        if friends.binarySearchContains(id) { return (.friend, Int(mutualCounts[id] ?? 0)) }
+        if let m = mutualCounts[id] { return (.friendOfFriend, Int(m)) }
+        return (.other, 0)
+    }
+}
+
+/// Checks one user's own words against the query (the trie's forward lists), and finds the
+/// best-ranked strangers from the text side.
+struct PeopleWordChecker {
+    let words: TermTrie
+    let query: [[UInt32]]
+    /// Three DP rows, reused.
+    private var rows: [Int32]
+    private let width: Int
+
+    init(words: TermTrie, query: [[UInt32]]) {
+        self.words = words
+        self.query = query
+        width = (query.map(\.count).max() ?? 0) + 1
+        rows = [Int32](repeating: 0, count: 3 * width)
+    }
+
+    /// The typos and last-word wholeness of `id`'s name against every query word, nil when a
+    /// word does not match within its budget.
+    mutating func check(_ id: UInt32, inCircle: Bool) -> (Int, Bool)? {
+        var typos = 0, whole = true
+        for (i, word) in query.enumerated() {
+            let isLast = i == query.count - 1
+            let budget = peopleSearchTypoBudget(length: word.count, inCircle: inCircle)
+            guard let (t, w) = best(id, word, budget: budget, prefix: isLast) else { return nil }
+            typos += t
+            if isLast { whole = w }
+        }
+        return (typos, whole)
+    }
+
+    /// The least typos of `word` against `id`'s words (prefix: against their prefixes) within
+    /// `budget`, and whether a whole word reaches it.
+    mutating func best(_ id: UInt32, _ word: [UInt32], budget: Int, prefix: Bool) -> (Int, Bool)? {
+        let m = word.count, width = self.width
+        var bestPrefix = Int32.max, bestWhole = Int32.max
+        let b = Int32(budget)
+        let range = words.forwardRange(id)
+        if range.isEmpty { return nil }
+        words.forwardSlots.withUnsafeBufferPointer { slots in
+        words.termLetters.withUnsafeBufferPointer { letters in
+        word.withUnsafeBufferPointer { q in
+        rows.withUnsafeMutableBufferPointer { r in
+            for p in range {
+                let t = words.termRange(Int(slots[p]))
+                let n = t.count
+                if !prefix && abs(n - m) > budget { continue }
+                // r[0..<width]: row i-2, r[width..]: row i-1, r[2width..]: row i (rotated by index).
+                var prev2 = 0, prev = width, cur = 2 * width
+                for j in 0...m { r[prev + j] = Int32(j) }
+                var prefixMin = Int32(m)
+                var complete = true
+                if n > 0 {
+                    for i in 1...n {
+                        let c = letters[t.lowerBound + i - 1]
+                        r[cur] = Int32(i)
+                        var rowMin = r[cur]
+                        if m > 0 {
+                            for j in 1...m {
+                                let cost: Int32 = q[j - 1] == c ? 0 : 1
+                                var v = min(r[prev + j] + 1, r[cur + j - 1] + 1, r[prev + j - 1] + cost)
+                                if i > 1 && j > 1 && q[j - 1] == letters[t.lowerBound + i - 2] && q[j - 2] == c {
+                                    v = min(v, r[prev2 + j - 2] + 1)
+                                }
+                                r[cur + j] = v
+                                if v < rowMin { rowMin = v }
+                            }
+                        }
+                        if r[cur + m] < prefixMin { prefixMin = r[cur + m] }
+                        (prev2, prev, cur) = (prev, cur, prev2)
+                        if rowMin > b { complete = i == n; break }
+                    }
+                }
+                let whole = complete ? r[prev + m] : Int32.max
+                if whole < bestWhole { bestWhole = whole }
+                if prefixMin < bestPrefix { bestPrefix = prefixMin }
+            }
+        }}}}
+        let typos = prefix ? bestPrefix : bestWhole
+        guard typos <= b else { return nil }
+        return (Int(typos), bestWhole == typos)
+    }
+
+    /// A one-word query outside the circle: the (typos, whole/prefix) groups of dictionary
+    /// words in order, each giving its lowest ids not yet taken (a user's best group is the
+    /// first one holding them), until `need`.
+    func lowestIDsByGroup(need: Int, circle: PeopleCircle) -> [PersonMatch] {
+        let word = query[0]
+        let budget = peopleSearchTypoBudget(length: word.count, inCircle: false)
+        var groups = [[Int]](repeating: [], count: 2 * (budget + 1))
+        words.forEachMatch(word, maxDistance: budget, transpositions: true, prefix: true) { m in
+            groups[m.prefixDistance * 2 + (m.wholeDistance == m.prefixDistance ? 0 : 1)].append(m.slot)
+        }
+        var results: [PersonMatch] = []
+        var taken: [UInt32] = []   // ascending
+        for (g, slots) in groups.enumerated() {
+            let room = need - results.count
+            if room <= 0 { break }
+            var top: [UInt32] = []  // ascending, at most `room`
+            for slot in slots {
+                for id in words.postings(slot: slot) {
+                    if top.count == room, id >= top[room - 1] { break }
+                    if taken.binarySearchContains(id) || circle.contains(id) || top.binarySearchContains(id) { continue }
+                    var at = top.count
+                    while at > 0 && top[at - 1] > id { at -= 1 }
+                    top.insert(id, at: at)
+                    if top.count > room { top.removeLast() }
+                }
+            }
+            for id in top {
+                results.append(PersonMatch(node: NodeID(rawValue: id), relation: .other, mutual: 0, typos: g / 2, lastWordWhole: g % 2 == 0))
+            }
+            taken.append(contentsOf: top)
+            taken.sort()
+        }
+        return results
+    }
+
+    /// A longer query outside the circle: the users matching every word but the last as a
+    /// whole word, each checked for the last word, best first, the first `need`.
+    mutating func intersectAndCheck(need: Int, circle: PeopleCircle) -> [PersonMatch] {
+        var candidates: [PackedWordMatch]? = nil
+        for word in query.dropLast() {
+            let set = words.wordMatches(word, budget: peopleSearchTypoBudget(length: word.count, inCircle: false), prefix: false)
+            if let c = candidates {
+                var merged: [PackedWordMatch] = []
+                var j = 0
+                for x in c {
+                    while j < set.count && set[j].id < x.id { j += 1 }
+                    if j < set.count && set[j].id == x.id {
+                        merged.append(PackedWordMatch(id: x.id, typos: x.typos &+ set[j].typos, whole: true))
+                    }
+                }
+                candidates = merged
+            } else {
+                candidates = set
+            }
+            if candidates!.isEmpty { return [] }
+        }
+        var results: [PersonMatch] = []
+        let last = query[query.count - 1]
+        let budget = peopleSearchTypoBudget(length: last.count, inCircle: false)
+        for c in candidates ?? [] where !circle.contains(c.id) {
+            guard let (t, whole) = best(c.id, last, budget: budget, prefix: true) else { continue }
+            results.append(PersonMatch(node: NodeID(rawValue: c.id), relation: .other, mutual: 0, typos: Int(c.typos) + t, lastWordWhole: whole))
+        }
+        results.sort(by: PersonMatch.ranksBefore)
+        if results.count > need { results.removeLast(results.count - need) }
+        return results
+    }
+}
+
+extension TermTrie {
+    /// The entities matching `word` within `budget` (the last word: as a prefix), each with its
+    /// least typos and whether a whole word reaches them, ascending by id.
+    func wordMatches(_ word: [UInt32], budget: Int, prefix: Bool) -> [PackedWordMatch] {
+        var packed: [UInt64] = []
+        forEachMatch(word, maxDistance: budget, transpositions: true, prefix: prefix) { m in
+            let typos = UInt64(prefix ? m.prefixDistance : m.wholeDistance)
+            let notWhole: UInt64 = prefix ? (m.wholeDistance == m.prefixDistance ? 0 : 1) : 0
+            for id in postings(slot: m.slot) { packed.append(UInt64(id) << 8 | typos << 1 | notWhole) }
+        }
+        packed.sort()
+        var set: [PackedWordMatch] = []
+        set.reserveCapacity(packed.count)
+        var previous = UInt64.max
+        for p in packed where p >> 8 != previous {
+            previous = p >> 8
+            set.append(PackedWordMatch(id: UInt32(p >> 8), typos: UInt8((p >> 1) & 0x7F), whole: p & 1 == 0))
+        }
+        return set
     }
 }
 

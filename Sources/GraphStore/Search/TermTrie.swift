@@ -23,8 +23,19 @@ public struct TermTrie: Sendable, Equatable {
     /// The root's children by letter: names in many scripts give the root thousands of children
     /// (every Han surname), too many to scan per insert.
     private var rootChildren: [UInt32: Int32] = [:]
+    /// Per slot, where its term's letters are in `termLetters`: start << 16 | length.
+    private(set) var slotTerms: [UInt64] = []
+    private(set) var termLetters: [UInt32] = []
+    /// With `keepsForward`, each entity's slots (its words): per entity id start << 24 | count
+    /// into `forwardSlots` (count 0: none). A list at the pool's end grows in place; one that
+    /// must grow elsewhere moves to the end (the old room is left: a restart compacts it).
+    /// People search verifies a candidate against the query with these, without the postings.
+    let keepsForward: Bool
+    private(set) var forward: [UInt64] = []
+    private(set) var forwardSlots: [UInt32] = []
 
-    public init() {}
+    /// `keepsForward`: also keep each entity's words (people search needs them).
+    public init(keepsForward: Bool = false) { self.keepsForward = keepsForward }
 
     /// Distinct terms with at least one entity.
     public var termCount: Int { postings.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
@@ -33,6 +44,7 @@ public struct TermTrie: Sendable, Equatable {
     public var byteCount: Int {
         nodes.capacity * MemoryLayout<Node>.stride + postings.capacity * 8
             + postings.reduce(0) { $0 + ($1.isEmpty ? 0 : 32 + $1.capacity * 4) } + rootChildren.capacity * 16
+            + slotTerms.capacity * 8 + termLetters.capacity * 4 + forward.capacity * 8 + forwardSlots.capacity * 4
     }
 
     // MARK: writes
@@ -47,6 +59,8 @@ public struct TermTrie: Sendable, Equatable {
         if nodes[Int(node)].slot < 0 {
             nodes[Int(node)].slot = Int32(postings.count)
             postings.append([])
+            slotTerms.append(UInt64(termLetters.count) << 16 | UInt64(min(term.count, 0xFFFF)))
+            termLetters.append(contentsOf: term.prefix(0xFFFF))
         }
         let slot = Int(nodes[Int(node)].slot)
         if let last = postings[slot].last, last >= id {
@@ -57,6 +71,48 @@ public struct TermTrie: Sendable, Equatable {
         } else {
             postings[slot].append(id)
         }
+        if keepsForward { addForward(id, UInt32(slot)) }
+    }
+
+    private mutating func addForward(_ id: UInt32, _ slot: UInt32) {
+        let i = Int(id)
+        if forward.count <= i { forward.append(contentsOf: repeatElement(0, count: i + 1 - forward.count)) }
+        let start = Int(forward[i] >> 24), count = Int(forward[i] & 0xFF_FFFF)
+        if count == 0 || start + count == forwardSlots.count {
+            let newStart = count == 0 ? forwardSlots.count : start
+            forwardSlots.append(slot)
+            forward[i] = UInt64(newStart) << 24 | UInt64(count + 1)
+        } else {
+            let newStart = forwardSlots.count
+            forwardSlots.append(contentsOf: forwardSlots[start..<start + count])
+            forwardSlots.append(slot)
+            forward[i] = UInt64(newStart) << 24 | UInt64(count + 1)
+        }
+    }
+
+    private mutating func removeForward(_ id: UInt32, _ slot: UInt32) {
+        let i = Int(id)
+        guard i < forward.count else { return }
+        let start = Int(forward[i] >> 24), count = Int(forward[i] & 0xFF_FFFF)
+        for p in start..<start + count where forwardSlots[p] == slot {
+            forwardSlots[p] = forwardSlots[start + count - 1]
+            forward[i] = count == 1 ? 0 : UInt64(start) << 24 | UInt64(count - 1)
+            return
+        }
+    }
+
+    /// The slots (words) of entity `id` (needs `keepsForward`).
+    @inline(__always) func forwardRange(_ id: UInt32) -> Range<Int> {
+        let i = Int(id)
+        guard i < forward.count else { return 0..<0 }
+        let start = Int(forward[i] >> 24)
+        return start..<start + Int(forward[i] & 0xFF_FFFF)
+    }
+
+    /// The letters of the term at `slot`.
+    @inline(__always) func termRange(_ slot: Int) -> Range<Int> {
+        let start = Int(slotTerms[slot] >> 16)
+        return start..<start + Int(slotTerms[slot] & 0xFFFF)
     }
 
     /// Removes `id` from the postings of `term` (no-op if absent).
@@ -64,7 +120,10 @@ public struct TermTrie: Sendable, Equatable {
         guard let slot = slot(of: term) else { return }
         var low = 0, high = postings[slot].count
         while low < high { let mid = (low + high) >> 1; if postings[slot][mid] < id { low = mid + 1 } else { high = mid } }
-        if low < postings[slot].count && postings[slot][low] == id { postings[slot].remove(at: low) }
+        if low < postings[slot].count && postings[slot][low] == id {
+            postings[slot].remove(at: low)
+            if keepsForward { removeForward(id, UInt32(slot)) }
+        }
     }
 
     private mutating func child(of node: Int32, _ letter: UInt32, create: Bool, atRoot: Bool) -> Int32 {
