@@ -84,6 +84,8 @@ enum SearchCommand {
             print("\(social ? "social" : "global") typeahead top 10, \(queries.count) queries (\(found) found someone): "
                   + "p50 \(formatMicroseconds(summary.p50)), p95 \(formatMicroseconds(summary.p95)), p99 \(formatMicroseconds(summary.p99)), "
                   + "max \(formatMicroseconds(summary.max))")
+            let slowest = samples.indices.sorted { samples[$0] > samples[$1] }.prefix(8)
+            print("  slowest: " + slowest.map { "'\(queries[$0])' \(formatMicroseconds(Double(samples[$0]) / 1000))" }.joined(separator: ", "))
             if checkCount > 0 {
                 let reference = SearchReference(names: names, friends: friends)
                 var mismatches = 0

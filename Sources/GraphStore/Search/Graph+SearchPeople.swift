@@ -252,15 +252,31 @@ struct PeopleWordChecker {
     /// A one-word query outside the circle: the (typos, whole/prefix) groups of dictionary
     /// words in order, each giving its lowest ids not yet taken (a user's best group is the
     /// first one holding them), until `need`.
+    ///
+    /// The dictionary is walked with a budget of 0 typos first, then 1, then 2, each walk only
+    /// when the groups before left room: a walk with more typos visits many more words, and a
+    /// page is usually full without them.
     func lowestIDsByGroup(need: Int, circle: PeopleCircle) -> [PersonMatch] {
         let word = query[0]
         let budget = peopleSearchTypoBudget(length: word.count, inCircle: false)
-        var groups = [[Int]](repeating: [], count: 2 * (budget + 1))
-        words.forEachMatch(word, maxDistance: budget, transpositions: true, prefix: true) { m in
-            groups[m.prefixDistance * 2 + (m.wholeDistance == m.prefixDistance ? 0 : 1)].append(m.slot)
-        }
         var results: [PersonMatch] = []
         var taken: [UInt32] = []   // ascending
+        for typos in 0...budget {
+            if need - results.count <= 0 { break }
+            // Both groups of `typos`: the walk with this budget reports fewer-typo words too; skip them.
+            var groups = [[Int]](repeating: [], count: 2)
+            words.forEachMatch(word, maxDistance: typos, transpositions: true, prefix: true) { m in
+                guard m.prefixDistance == typos else { return }
+                groups[m.wholeDistance == m.prefixDistance ? 0 : 1].append(m.slot)
+            }
+            takeLowest(groups, typos: typos, need: need, circle: circle, results: &results, taken: &taken)
+        }
+        return results
+    }
+
+    /// For each group in order, its lowest ids not taken (nor in the circle), up to `need` in all.
+    private func takeLowest(_ groups: [[Int]], typos: Int, need: Int, circle: PeopleCircle,
+                            results: inout [PersonMatch], taken: inout [UInt32]) {
         for (g, slots) in groups.enumerated() {
             let room = need - results.count
             if room <= 0 { break }
@@ -276,20 +292,29 @@ struct PeopleWordChecker {
                 }
             }
             for id in top {
-                results.append(PersonMatch(node: NodeID(rawValue: id), relation: .other, mutual: 0, typos: g / 2, lastWordWhole: g % 2 == 0))
+                results.append(PersonMatch(node: NodeID(rawValue: id), relation: .other, mutual: 0, typos: typos, lastWordWhole: g == 0))
             }
             taken.append(contentsOf: top)
             taken.sort()
         }
-        return results
     }
 
     /// A longer query outside the circle: the users matching every word but the last as a
     /// whole word, each checked for the last word, best first, the first `need`.
+    ///
+    /// The earlier words are first matched exactly: when that alone fills the page with
+    /// typo-free rows, no row with a typo in them could rank above those.
     mutating func intersectAndCheck(need: Int, circle: PeopleCircle) -> [PersonMatch] {
+        let exact = intersectAndCheck(need: need, circle: circle, exactEarlierWords: true)
+        if exact.count >= need && exact[need - 1].typos == 0 { return exact }
+        return intersectAndCheck(need: need, circle: circle, exactEarlierWords: false)
+    }
+
+    private mutating func intersectAndCheck(need: Int, circle: PeopleCircle, exactEarlierWords: Bool) -> [PersonMatch] {
         var candidates: [PackedWordMatch]? = nil
         for word in query.dropLast() {
-            let set = words.wordMatches(word, budget: peopleSearchTypoBudget(length: word.count, inCircle: false), prefix: false)
+            let budget = exactEarlierWords ? 0 : peopleSearchTypoBudget(length: word.count, inCircle: false)
+            let set = words.wordMatches(word, budget: budget, prefix: false)
             if let c = candidates {
                 var merged: [PackedWordMatch] = []
                 var j = 0

@@ -227,6 +227,7 @@ public struct TermTrie: Sendable, Equatable {
         var rows = [Int32](repeating: 0, count: width * (maxDepth + 2))
         for j in 0...m { rows[j] = Int32(j) }
         var letters = [UInt32](repeating: 0, count: maxDepth + 2)
+        var allowedLetters = [UInt32](repeating: 0, count: 8)
         // Explicit stack of (node, depth, best prefix distance so far).
         var stack: [(Int32, Int32, Int32)] = []
         var c = nodes[0].firstChild
@@ -267,6 +268,36 @@ public struct TermTrie: Sendable, Equatable {
                             }
                         }
                         continue
+                    }
+                    // A row whose minimum is the whole budget admits only children that spend
+                    // nothing more: a letter equal to q[j] where the row is at the budget, or the
+                    // second letter of a swap (OSA reads two rows up). Other children cannot
+                    // match, and need no row: the walk skips them (in prefix mode once a prefix
+                    // is within budget every descendant matches, so then all are walked).
+                    if rowMin == budget && !(prefix && best <= budget) {
+                        var allowed = 0
+                        for j in 0..<m where r[row + j] <= budget {
+                            if allowed < 8 { allowedLetters[allowed] = q[j] }
+                            allowed += 1
+                        }
+                        if transpositions && depth >= 1 {
+                            for j in 2...max(2, m) where j <= m && q[j - 1] == letter && r[up + j - 2] + 1 <= budget {
+                                if allowed < 8 { allowedLetters[allowed] = q[j - 2] }
+                                allowed += 1
+                            }
+                        }
+                        if allowed <= 8 {
+                            var child = n.firstChild
+                            while child >= 0 {
+                                let s = nodes[Int(child)].scalar
+                                for a in 0..<allowed where allowedLetters[a] == s {
+                                    stack.append((child, depth32 + 1, best))
+                                    break
+                                }
+                                child = nodes[Int(child)].nextSibling
+                            }
+                            continue
+                        }
                     }
                     var child = n.firstChild
                     while child >= 0 { stack.append((child, depth32 + 1, best)); child = nodes[Int(child)].nextSibling }
