@@ -53,6 +53,13 @@ extension Graph {
     /// the words' postings are merged and intersected whole.
     public func searchPeople(_ words: TermTrie, viewer: NodeID?, query: String, limit: Int,
                              schema: SocialSchema) throws(PeopleSearchError) -> [PersonMatch] {
+        try searchPeople(words, viewer: viewer, query: query, limit: limit, schema: schema, commonWord: 2_000)
+    }
+
+    /// `searchPeople`, with the holder count above which an exact earlier word stops driving
+    /// (tests set 0 to take the other way on small graphs).
+    func searchPeople(_ words: TermTrie, viewer: NodeID?, query: String, limit: Int,
+                      schema: SocialSchema, commonWord: Int) throws(PeopleSearchError) -> [PersonMatch] {
         let query = NameFolding.queryWords(query)
         guard !query.isEmpty else {
             throw PeopleSearchError(message: "the query is empty: type at least one letter of a name")
@@ -64,7 +71,7 @@ extension Graph {
         if limit == .max || !words.keepsForward || circle.mutualCounts.count > PeopleCircle.walkLimit {
             return searchPeopleExhaustively(words, query: query, circle: circle, limit: limit)
         }
-        var checker = PeopleWordChecker(words: words, query: query)
+        var checker = PeopleWordChecker(words: words, query: query, commonWord: commonWord)
         var results: [PersonMatch] = []
         if let viewer {
             func consider(_ id: UInt32, _ relation: PersonRelation, _ mutual: Int) {
@@ -176,7 +183,12 @@ struct PeopleWordChecker {
     private var rows: [Int32]
     private let width: Int
 
-    init(words: TermTrie, query: [[UInt32]]) {
+    /// Above this many holders an exact earlier word is checked per candidate of the last word
+    /// rather than driving the search.
+    let commonWord: Int
+
+    init(words: TermTrie, query: [[UInt32]], commonWord: Int) {
+        self.commonWord = commonWord
         self.words = words
         self.query = query
         width = (query.map(\.count).max() ?? 0) + 1
@@ -276,7 +288,7 @@ struct PeopleWordChecker {
 
     /// For each group in order, its lowest ids not taken (nor in the circle), up to `need` in all.
     private func takeLowest(_ groups: [[Int]], typos: Int, need: Int, circle: PeopleCircle,
-                            results: inout [PersonMatch], taken: inout [UInt32]) {
+                            results: inout [PersonMatch], taken: inout [UInt32], accept: (UInt32) -> Bool = { _ in true }) {
         for (g, slots) in groups.enumerated() {
             let room = need - results.count
             if room <= 0 { break }
@@ -284,7 +296,7 @@ struct PeopleWordChecker {
             for slot in slots {
                 for id in words.postings(slot: slot) {
                     if top.count == room, id >= top[room - 1] { break }
-                    if taken.binarySearchContains(id) || circle.contains(id) || top.binarySearchContains(id) { continue }
+                    if taken.binarySearchContains(id) || circle.contains(id) || top.binarySearchContains(id) || !accept(id) { continue }
                     var at = top.count
                     while at > 0 && top[at - 1] > id { at -= 1 }
                     top.insert(id, at: at)
@@ -304,9 +316,34 @@ struct PeopleWordChecker {
     ///
     /// The earlier words are first matched exactly: when that alone fills the page with
     /// typo-free rows, no row with a typo in them could rank above those.
+    /// When every earlier word is a common name (its exact word held by many), the typo-free
+    /// rows come instead from the last word's exact prefix groups, lowest ids first, each user
+    /// kept if their own words include every earlier word.
     mutating func intersectAndCheck(need: Int, circle: PeopleCircle) -> [PersonMatch] {
-        let exact = intersectAndCheck(need: need, circle: circle, exactEarlierWords: true)
-        if exact.count >= need && exact[need - 1].typos == 0 { return exact }
+        var earlierSlots: [UInt32] = []
+        var fewest = Int.max
+        for word in query.dropLast() {
+            guard let slot = words.slot(of: word), !words.postings(slot: slot).isEmpty else { earlierSlots = []; break }
+            earlierSlots.append(UInt32(slot))
+            fewest = min(fewest, words.postings(slot: slot).count)
+        }
+        if !earlierSlots.isEmpty && fewest > commonWord {
+            var groups = [[Int]](repeating: [], count: 2)
+            words.forEachMatch(query[query.count - 1], maxDistance: 0, transpositions: true, prefix: true) { m in
+                groups[m.wholeDistance == 0 ? 0 : 1].append(m.slot)
+            }
+            var results: [PersonMatch] = []
+            var taken: [UInt32] = []
+            let words = self.words
+            takeLowest(groups, typos: 0, need: need, circle: circle, results: &results, taken: &taken) { id in
+                let own = words.forwardRange(id)
+                return earlierSlots.allSatisfy { slot in own.contains { words.forwardSlots[$0] == slot } }
+            }
+            if results.count >= need { return results }
+        } else {
+            let exact = intersectAndCheck(need: need, circle: circle, exactEarlierWords: true)
+            if exact.count >= need && exact[need - 1].typos == 0 { return exact }
+        }
         return intersectAndCheck(need: need, circle: circle, exactEarlierWords: false)
     }
 

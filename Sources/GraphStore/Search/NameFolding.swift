@@ -32,7 +32,7 @@ public enum NameFolding {
         var hasCJK = false
         var wordCount = 0
         func add(_ w: [UInt32]) { if !w.isEmpty && !words.contains(w) { words.append(w) } }
-        for word in name.unicodeScalars.split(whereSeparator: { $0.properties.isWhitespace }) {
+        for word in name.unicodeScalars.split(whereSeparator: isSpace) {
             wordCount += 1
             var joined: [UInt32] = []
             var piece: [UInt32] = []
@@ -61,12 +61,19 @@ public enum NameFolding {
     /// query word matches the joined form); words that fold to nothing are dropped.
     public static func queryWords(_ query: String) -> [[UInt32]] {
         var words: [[UInt32]] = []
-        for word in query.unicodeScalars.split(whereSeparator: { $0.properties.isWhitespace }) {
+        for word in query.unicodeScalars.split(whereSeparator: isSpace) {
             var folded: [UInt32] = []
             for scalar in word where !isJoiner(scalar.value) { foldScalar(scalar.value, into: &folded) }
             if !folded.isEmpty { words.append(folded) }
         }
         return words
+    }
+
+    /// Whitespace, with ASCII answered without a Unicode property lookup (most names are ASCII).
+    @inline(__always) static func isSpace(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v < 0x80 { return v == 0x20 || (v >= 0x09 && v <= 0x0D) }
+        return s.properties.isWhitespace
     }
 
     /// Apostrophes and hyphens that join the parts of a name (O'Brien, Smith-Jones).
