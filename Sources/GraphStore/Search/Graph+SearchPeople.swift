@@ -344,7 +344,42 @@ struct PeopleWordChecker {
             let exact = intersectAndCheck(need: need, circle: circle, exactEarlierWords: true)
             if exact.count >= need && exact[need - 1].typos == 0 { return exact }
         }
-        return intersectAndCheck(need: need, circle: circle, exactEarlierWords: false)
+        return driveFromRarestWord(need: need, circle: circle)
+    }
+
+    /// With typos anywhere: the query word whose matches are held by the fewest users drives,
+    /// and each of its users is checked against the other words with their own words.
+    mutating func driveFromRarestWord(need: Int, circle: PeopleCircle) -> [PersonMatch] {
+        var driver = 0, fewest = Int.max
+        var driverMatches: [TermTrie.Match] = []
+        for (i, word) in query.enumerated() {
+            let budget = peopleSearchTypoBudget(length: word.count, inCircle: false)
+            var matches: [TermTrie.Match] = []
+            var total = 0
+            words.forEachMatch(word, maxDistance: budget, transpositions: true, prefix: i == query.count - 1) { m in
+                matches.append(m)
+                total += words.postings(slot: m.slot).count
+            }
+            if total == 0 { return [] }
+            if total < fewest { (driver, fewest, driverMatches) = (i, total, matches) }
+        }
+        let set = words.packedMatches(driverMatches, prefix: driver == query.count - 1)
+        var results: [PersonMatch] = []
+        candidates: for c in set where !circle.contains(c.id) {
+            var typos = Int(c.typos), whole = c.whole
+            for (i, word) in query.enumerated() where i != driver {
+                let last = i == query.count - 1
+                guard let (t, w) = best(c.id, word, budget: peopleSearchTypoBudget(length: word.count, inCircle: false), prefix: last) else {
+                    continue candidates
+                }
+                typos += t
+                if last { whole = w }
+            }
+            results.append(PersonMatch(node: NodeID(rawValue: c.id), relation: .other, mutual: 0, typos: typos, lastWordWhole: whole))
+        }
+        results.sort(by: PersonMatch.ranksBefore)
+        if results.count > need { results.removeLast(results.count - need) }
+        return results
     }
 
     private mutating func intersectAndCheck(need: Int, circle: PeopleCircle, exactEarlierWords: Bool) -> [PersonMatch] {
@@ -384,8 +419,15 @@ extension TermTrie {
     /// The entities matching `word` within `budget` (the last word: as a prefix), each with its
     /// least typos and whether a whole word reaches them, ascending by id.
     func wordMatches(_ word: [UInt32], budget: Int, prefix: Bool) -> [PackedWordMatch] {
+        var matches: [Match] = []
+        forEachMatch(word, maxDistance: budget, transpositions: true, prefix: prefix) { matches.append($0) }
+        return packedMatches(matches, prefix: prefix)
+    }
+
+    /// The entities of these dictionary matches, each with its least typos, ascending by id.
+    func packedMatches(_ matches: [Match], prefix: Bool) -> [PackedWordMatch] {
         var packed: [UInt64] = []
-        forEachMatch(word, maxDistance: budget, transpositions: true, prefix: prefix) { m in
+        for m in matches {
             let typos = UInt64(prefix ? m.prefixDistance : m.wholeDistance)
             let notWhole: UInt64 = prefix ? (m.wholeDistance == m.prefixDistance ? 0 : 1) : 0
             for id in postings(slot: m.slot) { packed.append(UInt64(id) << 8 | typos << 1 | notWhole) }
