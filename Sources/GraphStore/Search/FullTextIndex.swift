@@ -40,6 +40,21 @@ public struct FullTextIndex: Sendable, Equatable {
         }
     }
 
+    /// Builds the dictionaries over entities given in ascending id order (see TermTrie+Bulk.swift).
+    mutating func bulkLoad(_ entities: some Sequence<(UInt32, [PropertyEntry])>) {
+        var termLoad = TermTrieBulkLoad()
+        var wordLoads = [TermTrieBulkLoad](repeating: TermTrieBulkLoad(), count: wordTries.count)
+        for (id, properties) in entities {
+            for (position, key) in descriptor.keys.enumerated() {
+                guard case .string(let text) = properties.value(of: key) else { continue }
+                for term in TextTokenizer.terms(text) where !stopTerms.contains(term) { termLoad.add(term, id, to: &terms) }
+                for word in NameFolding.nameWords(text) { wordLoads[position].add(word, id, to: &wordTries[position]) }
+            }
+        }
+        termLoad.finish(into: &terms)
+        for position in wordTries.indices { wordLoads[position].finish(into: &wordTries[position]) }
+    }
+
     /// Adds or removes an entity with these properties (the keys this index reads).
     mutating func update(_ id: UInt32, properties: [PropertyEntry], insert: Bool) {
         for (position, key) in descriptor.keys.enumerated() {

@@ -88,9 +88,8 @@ extension Graph {
         case .node:
             let label = LabelID(rawValue: descriptor.schemaID)
             guard label.index < labelMembers.count else { return index }
-            for node in labelMembers[label.index].members {
-                index.update(node.rawValue, properties: nodes[node.index].properties, insert: true)
-            }
+            let members = labelMembers[label.index].members  // ascending, as the bulk load needs
+            index.bulkLoad(members.lazy.map { ($0.rawValue, self.nodes[$0.index].properties) })
         case .relationship:
             let type = RelationshipTypeID(rawValue: descriptor.schemaID)
             guard !relationshipProperties.isEmpty else { return index }

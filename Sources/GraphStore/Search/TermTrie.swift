@@ -52,6 +52,20 @@ public struct TermTrie: Sendable, Equatable {
     /// Adds `id` to the postings of `term` (no-op if present).
     public mutating func insert(_ term: [UInt32], _ id: UInt32) {
         guard !term.isEmpty else { return }
+        let slot = slotCreating(term)
+        if let last = postings[slot].last, last >= id {
+            var low = 0, high = postings[slot].count
+            while low < high { let mid = (low + high) >> 1; if postings[slot][mid] < id { low = mid + 1 } else { high = mid } }
+            if low < postings[slot].count && postings[slot][low] == id { return }
+            postings[slot].insert(id, at: low)
+        } else {
+            postings[slot].append(id)
+        }
+        if keepsForward { addForward(id, UInt32(slot)) }
+    }
+
+    /// The slot of `term`, made (with its path) if new.
+    mutating func slotCreating(_ term: [UInt32]) -> Int {
         var node: Int32 = 0
         for (depth, letter) in term.enumerated() {
             node = child(of: node, letter, create: true, atRoot: depth == 0)
@@ -62,16 +76,21 @@ public struct TermTrie: Sendable, Equatable {
             slotTerms.append(UInt64(termLetters.count) << 16 | UInt64(min(term.count, 0xFFFF)))
             termLetters.append(contentsOf: term.prefix(0xFFFF))
         }
-        let slot = Int(nodes[Int(node)].slot)
-        if let last = postings[slot].last, last >= id {
+        return Int(nodes[Int(node)].slot)
+    }
+
+    /// Adds a slot to an entity's words (bulk builds; `insert` does it itself).
+    mutating func appendForward(_ id: UInt32, _ slot: UInt32) { addForward(id, slot) }
+
+    /// Postings made by a bulk build: `ids` ascending, for a slot that had none or lower ids.
+    mutating func mergeBulkPostings(slot: Int, _ ids: [UInt32]) {
+        if postings[slot].isEmpty { postings[slot] = ids; return }
+        for id in ids {  // a slot that already had postings (not in a fresh build): one by one
             var low = 0, high = postings[slot].count
             while low < high { let mid = (low + high) >> 1; if postings[slot][mid] < id { low = mid + 1 } else { high = mid } }
-            if low < postings[slot].count && postings[slot][low] == id { return }
+            if low < postings[slot].count && postings[slot][low] == id { continue }
             postings[slot].insert(id, at: low)
-        } else {
-            postings[slot].append(id)
         }
-        if keepsForward { addForward(id, UInt32(slot)) }
     }
 
     private mutating func addForward(_ id: UInt32, _ slot: UInt32) {
