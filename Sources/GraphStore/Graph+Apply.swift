@@ -40,6 +40,11 @@ extension Graph {
             try createIndex(label: descriptor.label, key: descriptor.key, unique: descriptor.isUnique)
         case .dropIndex(let label, let key):
             try dropIndex(label: label, key: key)
+        case .createFullTextIndex(let descriptor):
+            try checkFullTextReplay(descriptor)
+            defineFullTextIndex(descriptor)
+        case .dropFullTextIndex(let entity, let schemaID):
+            try dropFullTextIndex(entity, schemaID, keys: nil)
         }
     }
 

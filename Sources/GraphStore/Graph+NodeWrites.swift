@@ -110,12 +110,14 @@ extension Graph {
         liveNodes.insert(id)
         for label in labels { labelMembers[label.index].insert(id) }
         updateIndexes(for: id, labels: labels, properties: properties, insert: true)
+        if !fullTextIndexes.isEmpty { updateFullText(node: id, labels: labels, properties: properties, insert: true) }
     }
 
     /// - Precondition: the node has no relationships.
     mutating func removeNodeRecord(_ id: NodeID) {
         let record = nodes[id.index]
         updateIndexes(for: id, labels: record.labels, properties: record.properties, insert: false)
+        if !fullTextIndexes.isEmpty { updateFullText(node: id, labels: record.labels, properties: record.properties, insert: false) }
         for label in record.labels { labelMembers[label.index].remove(id) }
         nodes[id.index] = NodeRecord()
         liveNodes.remove(id)
@@ -132,7 +134,12 @@ extension Graph {
             propertyIndexes[i].remove(node, value: old)
             propertyIndexes[i].insert(node, value: value)
         }
+        // A full-text document is every indexed property of the node (two may share a word), so
+        // it is taken out whole with the old values and put back whole with the new.
+        let fullText = !fullTextIndexes.isEmpty && fullTextReads(key: key, labels: labels)
+        if fullText { updateFullText(node: node, labels: labels, properties: nodes[node.index].properties, insert: false) }
         nodes[node.index].properties.put(key, value, at: position, insertAt: insertAt)
+        if fullText { updateFullText(node: node, labels: labels, properties: nodes[node.index].properties, insert: true) }
         return (old, position ?? nodes[node.index].properties.count)
     }
 
@@ -143,6 +150,7 @@ extension Graph {
         for i in propertyIndexes.indices where propertyIndexes[i].descriptor.label == label {
             propertyIndexes[i].insert(node, value: properties.value(of: propertyIndexes[i].descriptor.key))
         }
+        if !fullTextIndexes.isEmpty { updateFullText(node: node, label: label, properties: properties, insert: true) }
     }
 
     mutating func deleteLabel(_ label: LabelID, _ node: NodeID) {
@@ -150,6 +158,7 @@ extension Graph {
         for i in propertyIndexes.indices where propertyIndexes[i].descriptor.label == label {
             propertyIndexes[i].remove(node, value: properties.value(of: propertyIndexes[i].descriptor.key))
         }
+        if !fullTextIndexes.isEmpty { updateFullText(node: node, label: label, properties: properties, insert: false) }
         nodes[node.index].labels.removeAll { $0 == label }
         labelMembers[label.index].remove(node)
     }

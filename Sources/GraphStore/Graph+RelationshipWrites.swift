@@ -75,6 +75,7 @@ extension Graph {
     mutating func insertRelationshipRecord(_ r: Relationship, properties: [PropertyEntry]) {
         liveRelationships.insert(r.id)
         if !properties.isEmpty { relationshipProperties[r.id] = properties }
+        if !fullTextIndexes.isEmpty { updateFullText(relationship: r.id, type: r.type, properties: properties, insert: true) }
         nodes[r.start.index].adjacency.insert(Adjacency(neighbor: r.end, relationship: r.id), type: r.type, direction: .outgoing)
         nodes[r.end.index].adjacency.insert(Adjacency(neighbor: r.start, relationship: r.id), type: r.type, direction: .incoming)
     }
@@ -87,17 +88,25 @@ extension Graph {
         if r.end != node {
             nodes[r.end.index].adjacency.remove(Adjacency(neighbor: r.start, relationship: r.id), type: r.type, direction: .incoming)
         }
+        if !fullTextIndexes.isEmpty, let properties = relationshipProperties[r.id] {
+            updateFullText(relationship: r.id, type: r.type, properties: properties, insert: false)
+        }
         relationshipProperties[r.id] = nil
         liveRelationships.remove(r.id)
     }
 
-    /// As `putNodeProperty`, without indexes (relationships are not indexed).
+    /// As `putNodeProperty`; relationships have no property indexes, but may have a full-text one.
     mutating func putRelationshipProperty(_ key: PropertyKeyID, _ value: Value, of relationship: RelationshipID,
                                           insertAt: Int?) -> (Value, Int) {
+        // The type is looked up (a scan) only when a full-text index on relationships reads `key`.
+        let fullTextType = fullTextIndexes.contains { $0.descriptor.entity == .relationship && $0.descriptor.keys.contains(key) }
+            ? self.relationship(relationship)?.type : nil
         var properties = relationshipProperties.removeValue(forKey: relationship) ?? []
         let position = properties.position(of: key)
         let old = position.map { properties[$0].value } ?? .null
+        if let fullTextType { updateFullText(relationship: relationship, type: fullTextType, properties: properties, insert: false) }
         properties.put(key, value, at: position, insertAt: insertAt)
+        if let fullTextType { updateFullText(relationship: relationship, type: fullTextType, properties: properties, insert: true) }
         let result = (old, position ?? properties.count)
         if !properties.isEmpty { relationshipProperties[relationship] = properties }
         return result

@@ -23,6 +23,9 @@ enum UndoEntry: Sendable {
     case removeLabel(NodeID, LabelID)
     case removeIndex(position: Int)
     case restoreIndex(PropertyIndex, position: Int)
+    case removeFullTextIndex(position: Int)
+    /// Put back a dropped or redefined full-text index.
+    case restoreFullTextIndex(FullTextIndex, position: Int)
 }
 
 extension Graph {
@@ -102,6 +105,15 @@ extension Graph {
             propertyIndexes.remove(at: position)
         case .restoreIndex(let index, let position):
             propertyIndexes.insert(index, at: position)
+        case .removeFullTextIndex(let position):
+            fullTextIndexes.remove(at: position)
+        case .restoreFullTextIndex(let index, let position):
+            if position < fullTextIndexes.count, fullTextIndexes[position].descriptor.entity == index.descriptor.entity,
+               fullTextIndexes[position].descriptor.schemaID == index.descriptor.schemaID {
+                fullTextIndexes[position] = index   // a redefinition
+            } else {
+                fullTextIndexes.insert(index, at: position)  // a drop
+            }
         }
     }
 }

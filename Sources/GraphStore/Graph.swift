@@ -46,6 +46,8 @@ public struct Graph: Sendable {
     var labelMembers: [NodeBitSet] = []
     /// In creation order.
     var propertyIndexes: [PropertyIndex] = []
+    /// Full-text indexes (Search/), in creation order.
+    var fullTextIndexes: [FullTextIndex] = []
     var transaction: Transaction?
     /// Ids a replayed mutation may name are bounded by the slots this many bytes hold (IDSlotLimit).
     var slotMemoryLimit = IDSlotLimit.physicalMemory

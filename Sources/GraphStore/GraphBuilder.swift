@@ -20,6 +20,8 @@ public struct GraphBuilder: Sendable {
     var liveRelationshipCount = 0
     var relationshipProperties: [RelationshipID: [PropertyEntry]] = [:]
     var indexDescriptors: [IndexDescriptor] = []
+    /// Full-text indexes to build at the end (GraphBuilder+FullText.swift).
+    var fullTextDescriptors: [FullTextIndexDescriptor] = []
     /// Nodes with the same label set share one array buffer (copy-on-write keeps that safe):
     /// a million `User` nodes cost one label array, not a million.
     var labelSets: [[LabelID]: [LabelID]] = [:]
@@ -207,6 +209,7 @@ public struct GraphBuilder: Sendable {
         for descriptor in indexDescriptors {
             try Self.addIndex(descriptor, to: &graph)
         }
+        try Self.addFullTextIndexes(fullTextDescriptors, to: &graph)
         return graph
     }
 

@@ -26,4 +26,8 @@ public enum Mutation: Sendable, Equatable {
     case deleteNode(NodeID)
     case createIndex(IndexDescriptor)
     case dropIndex(LabelID, PropertyKeyID)
+    /// Defines the full-text index on a label or type as exactly this (created, or its
+    /// properties changed), built over the entities that exist.
+    case createFullTextIndex(FullTextIndexDescriptor)
+    case dropFullTextIndex(FullTextEntity, UInt32)
 }

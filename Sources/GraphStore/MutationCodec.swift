@@ -18,6 +18,10 @@
 //  12 createIndex            label, key, u8 unique (0 or 1)
 //  13 dropIndex              label, key
 //  14 deleteRelationship     relationship, type, start, end
+//  40 createFullTextIndex    u8 entity (1 node, 2 relationship), label or type id, count, key{count},
+//                            string name, string language, count, string{count} stop words
+//  41 dropFullTextIndex      u8 entity, label or type id
+//     (40 and 41 leave a gap after 14 for other kinds; a log without them reads as before)
 // properties  := count, (key, value){count}
 // string      := varint byte length, UTF-8 bytes
 // value       := u8 tag, then: 1 null | 2 false | 3 true | 4 integer: zigzag varint |
@@ -33,6 +37,7 @@ enum MutationKind: UInt8 {
     case defineLabel = 1, defineRelationshipType, definePropertyKey, createNode, createRelationship,
          setNodeProperty, setRelationshipProperty, addLabel, removeLabel, deleteRelationshipByID, deleteNode,
          createIndex, dropIndex, deleteRelationship
+    case createFullTextIndex = 40, dropFullTextIndex = 41
 }
 
 /// Stable on-disk type tags of values.
@@ -143,6 +148,9 @@ struct ByteWriter {
         case .createIndex(let d):
             u8(MutationKind.createIndex.rawValue); id(d.label.rawValue); id(d.key.rawValue); u8(d.isUnique ? 1 : 0)
         case .dropIndex(let label, let key): u8(MutationKind.dropIndex.rawValue); id(label.rawValue); id(key.rawValue)
+        case .createFullTextIndex(let d): u8(MutationKind.createFullTextIndex.rawValue); fullTextDescriptor(d)
+        case .dropFullTextIndex(let entity, let schemaID):
+            u8(MutationKind.dropFullTextIndex.rawValue); u8(entity.rawValue); id(schemaID)
         }
     }
 }
@@ -267,6 +275,10 @@ struct ByteReader {
             guard unique <= 1 else { throw CodecError(message: "bad unique flag \(unique)") }
             return .createIndex(IndexDescriptor(label: label, key: key, isUnique: unique == 1))
         case .dropIndex: return .dropIndex(LabelID(rawValue: try id()), PropertyKeyID(rawValue: try id()))
+        case .createFullTextIndex: return .createFullTextIndex(try fullTextDescriptor())
+        case .dropFullTextIndex:
+            let entity = try fullTextEntity()
+            return .dropFullTextIndex(entity, try id())
         case nil: throw CodecError(message: "unknown mutation kind \(kind)")
         }
     }

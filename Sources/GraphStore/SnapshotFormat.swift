@@ -18,13 +18,15 @@
 //  44  4  CRC-32C of bytes 0..<44
 //
 // SECTIONS follow, back to back. Each has a 16-byte header and a payload:
-//   0  1  kind: 1 names, 2 nodes, 3 relationships, 4 indexes, 5 end (0 is invalid)
+//   0  1  kind: 1 names, 2 nodes, 3 relationships, 4 indexes, 9 full-text indexes, 5 end
+//           (0 is invalid; 6-8 are left free)
 //   1  3  reserved, 0
 //   4  4  CRC-32C of the payload
 //   8  8  payload length L
 //  16  L  payload
 // Order: one names section, node sections (ascending ids), relationship sections (ascending
-// ids), one indexes section, one end section, which must be the last bytes of the file.
+// ids), one indexes section, a full-text indexes section only when the graph has such indexes
+// (so a snapshot without them is as before), one end section, which must be the last bytes of the file.
 // Payloads (ids and counts are varints, `string` is a varint byte length then UTF-8,
 // `properties` is a count then (key id, value) pairs, `value` as in MutationCodec.swift):
 //   names          3 lists, each a count then strings: labels, relationship types, property
@@ -34,6 +36,8 @@
 //   relationships  count, then per relationship: id gap, type id, start node id, end node id,
 //                  properties
 //   indexes        count, then per index: label id, key id, 1 byte unique (0 or 1)
+//   full-text      count, then per index its definition as in the log's kind 40
+//                  (FullTextCodec.swift); the dictionaries are rebuilt at load
 //   end            total node count, total relationship count (a cross-check)
 // A section holds at most `SnapshotFormat.entitiesPerSection` entities, so no single buffer is
 // larger than a few tens of megabytes.
@@ -54,6 +58,7 @@ enum SnapshotFormat {
     /// Stable on-disk section kinds; 0 is reserved as invalid.
     enum SectionKind: UInt8 {
         case names = 1, nodes, relationships, indexes, end
+        case fullTextIndexes = 9
     }
 
     static func fileName(_ number: UInt64) -> String { "snapshot-" + AppendLog.paddedNumber(number) + ".gsnap" }

@@ -73,6 +73,7 @@ struct SnapshotReader {
                 case .nodes: try builder.nodes(&reader)
                 case .relationships: try builder.relationships(&reader)
                 case .indexes: try builder.indexes(&reader)
+                case .fullTextIndexes: try builder.fullTextIndexes(&reader)
                 case .end:
                     try builder.end(&reader)
                     sawEnd = true
@@ -218,6 +219,20 @@ private struct SnapshotGraphLoader {
                     throw SnapshotLoadError(message: "a second index on label id \(label.rawValue), key id \(key.rawValue)")
                 }
                 loader.builder.addIndex(label: label, key: key, unique: unique == 1)
+            }
+        }
+    }
+
+    /// The full-text section (after the indexes, before the end): definitions only.
+    mutating func fullTextIndexes(_ r: inout ByteReader) throws(SnapshotLoadError) {
+        try enter(4, "full-text indexes")
+        stage = 5
+        try decoding { loader in
+            let count = try r.count()
+            for _ in 0..<count {
+                let descriptor = try r.fullTextDescriptor()
+                try loader.builder.checkFullText(descriptor)
+                loader.builder.addFullTextIndex(descriptor)
             }
         }
     }

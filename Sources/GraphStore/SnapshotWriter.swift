@@ -99,6 +99,14 @@ struct SnapshotWriter {
         }
         try emit(.indexes, indexes)
 
+        let fullText = graph.fullTextIndexDescriptors
+        if !fullText.isEmpty {
+            var section = ByteWriter()
+            section.varint(UInt64(fullText.count))
+            for descriptor in fullText { section.fullTextDescriptor(descriptor) }
+            try emit(.fullTextIndexes, section)
+        }
+
         var end = ByteWriter()
         end.varint(UInt64(nodes.count))
         end.varint(UInt64(relationships.count))

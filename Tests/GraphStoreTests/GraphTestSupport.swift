@@ -35,6 +35,11 @@ extension Graph {
         for index in propertyIndexes {
             lines.append("index \(index.descriptor) \(index.entries.map { "\($0.key)=\($0.value.nodes.map(\.rawValue))" }.sorted())")
         }
+        for index in fullTextIndexes {
+            let terms = index.terms.allTerms().map { "\(NameFolding.string($0.term))=\($0.ids)" }
+            let words = index.wordTries.map { $0.allTerms().map { "\(NameFolding.string($0.term))=\($0.ids)" } }
+            lines.append("fulltext \(index.descriptor) terms \(terms) words \(words)")
+        }
         lines.append("free nodes \(nodeIDAllocator.free) cap \(nodeIDAllocator.capacity) slots \(nodes.count)")
         lines.append("free rels \(relationshipIDAllocator.free) cap \(relationshipIDAllocator.capacity) ")
         return lines.joined(separator: "\n")

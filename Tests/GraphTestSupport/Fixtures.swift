@@ -16,4 +16,7 @@ public enum Fixtures {
     /// SNAP ego-Facebook: `facebook_combined.txt` (4,039 users, 88,234 friendships) and
     /// `expected.json` (degrees, friends of friends, top connections, mutual friends).
     public static let egoFacebook: URL = directory.appendingPathComponent("ego-facebook")
+
+    /// Display names in 24 locales (`users-3k.csv`: id,name,username), for people search.
+    public static let names: URL = directory.appendingPathComponent("names")
 }

@@ -2,7 +2,8 @@
 # falkordb_client.py — drives a running graphd with the official `falkordb` Python client
 # (PyPI, unmodified), RESP2 or RESP3, and checks what the client decodes: scalars, lists,
 # maps, nodes, relationships and paths in --compact form, parameters, the timeout argument,
-# errors raised as exceptions, explain, profile, list_graphs, delete, copy, config_get/config_set, slowlog.
+# errors raised as exceptions, explain, profile, list_graphs, delete, copy, config_get/config_set, slowlog,
+# and the full-text index helpers (create_node_fulltext_index, queryNodes, list_indices).
 # Run by Tests/GraphdTests/PythonClientTests.swift: falkordb_client.py PART PORT PROTOCOL [PASSWORD]
 # PART is `entities` (nodes, relationships, paths: the client resolves schema ids with
 # CALL DB.LABELS() / DB.RELATIONSHIPTYPES() / DB.PROPERTYKEYS()) or `basics` (the rest).
@@ -44,6 +45,22 @@ if part == "entities":
     edge = g.query("MATCH ()-[e:KNOWS]->() RETURN e").result_set[0][0]
     check(isinstance(edge, Edge) and edge.relation == "KNOWS" and edge.properties == {"since": 2019}, "edge: %r" % edge)
     check(edge.src_node == ann.id and edge.dest_node == ben.id, "edge endpoints")
+
+    # Full-text: falkordb-py's own helper sends CREATE FULLTEXT INDEX; queryNodes goes through query().
+    ft = db.select_graph("client%d_fulltext" % protocol)  # its own graph: the counts below stay
+    ft.query("CREATE (:User {name:'Hayden Hong'}), (:User {name:'Ann Hang'}), (:User {name:'Hong Li'})")
+    ft.create_node_fulltext_index("User", "name")
+    hits = ft.query("CALL db.idx.fulltext.queryNodes('User', 'hong') YIELD node, score RETURN node, score").result_set
+    check(sorted(row[0].properties["name"] for row in hits) == ["Hayden Hong", "Hong Li"]
+          and all(isinstance(row[0], Node) and row[0].labels == ["User"] and row[1] == 1.0 for row in hits),
+          "queryNodes: %r" % hits)
+    fuzzy = ft.query("CALL db.idx.fulltext.queryNodes('User', '%hing%') YIELD node RETURN node.name ORDER BY node.name").result_set
+    check(fuzzy == [["Ann Hang"], ["Hayden Hong"], ["Hong Li"]], "fuzzy queryNodes: %r" % fuzzy)
+    listed = ft.list_indices().result_set
+    check(any(row[0] == "User" and row[1] == ["name"] and row[2] == "FULLTEXT" for row in listed), "list_indices: %r" % listed)
+    ft.drop_node_fulltext_index("User", "name")
+    check(not any(row[2] == "FULLTEXT" for row in ft.list_indices().result_set), "dropped")
+    ft.delete()
 
     # Paths.
     path = g.query("MATCH p=(:Person {name:'Ann'})-[:KNOWS]->() RETURN p").result_set[0][0]

@@ -15,6 +15,7 @@ enum BenchMain {
       phrasings  seeded plain-Cypher phrasings of each social question timed beside its procedure, rows checked
       executor   expand + count grouped by node without the rules: the batched and the row executor beside the kernel
       hostile    a victim's reads timed against a running graphd while attackers try to hurt it, one kind a phase
+      search     people search: index build, memory, global and social typeahead, checked against a brute force
     `graphd-bench <command> --help` lists the command's flags.
     """
 
@@ -25,7 +26,8 @@ enum BenchMain {
         let table: [String: [String: String]] = ["generate": GenerateCommand.flags, "embedded": EmbeddedCommand.flags,
                                                  "server": ServerCommand.flags, "recovery": RecoveryCommand.flags,
                                                  "build": BuildCommand.flags, "phrasings": PhrasingsCommand.flags,
-                                                 "executor": ExecutorCommand.flags, "hostile": HostileCommand.flags]
+                                                 "executor": ExecutorCommand.flags, "hostile": HostileCommand.flags,
+                                                 "search": SearchCommand.flags]
         guard let flags = table[command] else {
             FileHandle.standardError.write(Data("graphd-bench: unknown command '\(command)'\n\(usage)\n".utf8))
             exit(2)
@@ -45,6 +47,7 @@ enum BenchMain {
             case "phrasings": passed = try PhrasingsCommand.run(options, arguments: args)
             case "executor": passed = try ExecutorCommand.run(options, arguments: args)
             case "hostile": passed = try HostileCommand.run(options, arguments: args)
+            case "search": passed = try SearchCommand.run(options)
             default: passed = try RecoveryCommand.run(options, arguments: args)
             }
             exit(passed ? 0 : 1)

@@ -221,6 +221,7 @@ extension ExecutionContext {
 
     /// CREATE/DROP INDEX and CONSTRAINT. A unique constraint is a unique index in the store.
     func runSchema(_ command: SchemaCommand) throws(QueryError) {
+        if let fullText = command.fullText { return try runFullTextSchema(fullText, command.action) }
         let what = ":\(command.label)(\(command.key))"
         switch command.action {
         case .create:

@@ -105,6 +105,8 @@ package struct SchemaCommand: Sendable, Hashable {
     package var label: String
     package var key: String
     package var isConstraint: Bool
+    /// Set for `CREATE/DROP FULLTEXT INDEX …` and Neo4j's `DROP INDEX name` (Parser+FullText.swift).
+    package var fullText: FullTextSchemaCommand? = nil
 }
 
 /// `[OPTIONAL] MATCH pattern, pattern … [WHERE predicate]`.

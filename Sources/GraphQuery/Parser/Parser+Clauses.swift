@@ -120,6 +120,11 @@ extension Parser {
     /// After CREATE/DROP: `INDEX FOR (u:User) ON (u.id)`, `INDEX ON :User(id)`,
     /// `CONSTRAINT [name] FOR (u:User) REQUIRE u.id IS UNIQUE`, `CONSTRAINT ON (u:User) ASSERT u.id IS UNIQUE`.
     mutating func parseSchema(_ action: SchemaCommand.Action) throws(QueryError) -> SchemaCommand {
+        if acceptKeyword("FULLTEXT") { return try parseFullTextSchema(action) }
+        if action == .drop, current.isKeyword("INDEX"), !next.isKeyword("FOR"), !next.isKeyword("ON") {
+            advance()
+            return try parseDropIndexByName()
+        }
         if acceptKeyword("INDEX") {
             if acceptKeyword("ON") {
                 try expect(.colon, "':'")

@@ -156,7 +156,9 @@ package struct Parser {
             return .match(try parseMatch(optional: true))
         }
         if acceptKeyword("CREATE") {
-            if current.isKeyword("INDEX") || current.isKeyword("CONSTRAINT") { return .schema(try parseSchema(.create)) }
+            if current.isKeyword("INDEX") || current.isKeyword("CONSTRAINT") || current.isKeyword("FULLTEXT") {
+                return .schema(try parseSchema(.create))
+            }
             return .create(CreateClause(patterns: try parsePatternList()))
         }
         if acceptKeyword("DROP") { return .schema(try parseSchema(.drop)) }

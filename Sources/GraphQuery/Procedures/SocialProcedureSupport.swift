@@ -23,6 +23,7 @@ extension ProcedureRegistry {
         register(TriangleRowsProcedure(shared: shared))
         register(DegreeRankingProcedure())
         register(PathCountsProcedure(shared: shared))
+        register(SocialSearchPeopleProcedure(shared: shared))
         for operation in SocialRequestOperation.allCases { register(SocialRequestProcedure(operation: operation, shared: shared)) }
         register(function: SocialCanViewFunction(shared: shared))
         register(function: SocialMutualFriendCountFunction(shared: shared))

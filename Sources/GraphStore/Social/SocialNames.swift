@@ -25,6 +25,8 @@ public struct SocialNames: Sendable, Hashable {
     public var invited = "INVITED"
     /// `(guest:User)-[:ATTENDING]->(e:Event)`.
     public var attending = "ATTENDING"
+    /// User property: the display name `social.searchPeople` searches (through a full-text index).
+    public var name = "name"
     /// Relationship property: when it was made (integer, milliseconds since the Unix epoch).
     public var createdAt = "created_at"
     /// Event property: when it starts (integer, milliseconds since the Unix epoch).

@@ -60,6 +60,8 @@ enum GraphCopyCommand {
             mutations.append(.createRelationship(r.id, type: r.type, from: r.start, to: r.end,
                                                  properties: graph.properties(of: r.id).map { PropertyEntry(key: $0.key, value: $0.value) }))
         }
+        // Full-text indexes last: each is built in one pass over what now exists.
+        for index in graph.fullTextIndexDescriptors { mutations.append(.createFullTextIndex(index)) }
         return mutations
     }
 }
