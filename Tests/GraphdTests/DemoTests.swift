@@ -30,8 +30,9 @@ struct DemoTests {
             }
             _ = try GraphdProcess.runToExit(["demo", "--data", path, "--users", "300", "--seed", "7"])
 
-            let queries = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  MATCH") }.map { $0.dropFirst(2) }
-            #expect(queries.count == 8)
+            let queries = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  MATCH") || $0.hasPrefix("  CALL") }.map { $0.dropFirst(2) }
+            #expect(queries.count == 9)
+            #expect(queries.contains { $0.hasPrefix("CALL social.searchPeople") }, "the demo prints a people search")
             let directory = try DataDirectory(path: path)
             let store = try #require(try directory.graph(named: "demo"))
             let engine = QueryEngine()

@@ -4,6 +4,7 @@
 // as graph `demo` (replacing an older one atomically) and prints queries to try on it.
 
 import Glibc
+import GraphQuery
 import GraphStore
 import SocialData
 
@@ -29,7 +30,10 @@ enum DemoCommand {
             var builder = GraphBuilder()
             _ = try data.load(into: &builder)
             let graph = try (consume builder).build()
-            try directory.installGraph(named: options.graph, graph: graph, replacing: true).close()
+            let store = try directory.installGraph(named: options.graph, graph: graph, replacing: true)
+            defer { store.close() }
+            // The people search (social.searchPeople) runs on a full-text index of the names.
+            _ = try QueryEngine().execute("CREATE FULLTEXT INDEX FOR (u:User) ON (u.name)", on: store)
         } catch {
             GraphdMain.printError("graphd demo: cannot create graph '\(options.graph)': \(error)")
             return 1
@@ -60,6 +64,8 @@ enum DemoCommand {
         var user: Int
         var suggested: Int
         var requested: Int
+        /// What the user might type to find the suggested person: the first letters of their last name.
+        var typed: String
     }
 
     static func exampleUsers(_ data: SocialDataset) -> ExampleUsers {
@@ -74,7 +80,8 @@ enum DemoCommand {
         for friend in friendsOf(user) { mutual[Int(friend)] = 0 }
         let suggested = mutual.indices.max { mutual[$0] < mutual[$1] } ?? user
         let requested = data.requestTo.first.map(Int.init) ?? user
-        return ExampleUsers(user: user, suggested: suggested, requested: requested)
+        let lastName = data.names[suggested].split(separator: " ").last.map(String.init) ?? data.names[suggested]
+        return ExampleUsers(user: user, suggested: suggested, requested: requested, typed: String(lastName.prefix(3)).lowercased())
     }
 
     /// Queries worth trying on the demo schema (docs/social.md), with a title each.
@@ -97,6 +104,8 @@ enum DemoCommand {
              "MATCH (u:User)<-[:FOLLOWS]-(f) RETURN u.name, count(f) AS followers ORDER BY followers DESC LIMIT 5;"),
             ("Friend requests waiting for user \(r)",
              "MATCH (a:User)-[:FRIEND_REQUEST]->(:User {id: \(r)}) RETURN a.name;"),
+            ("User \(u) types '\(users.typed)' in the search box: people by name, friends first, typos forgiven",
+             "CALL social.searchPeople(\(u), '\(users.typed)', {limit: 5}) YIELD user, relation, mutual, typos RETURN user.name, relation, mutual, typos;"),
         ]
     }
 
