@@ -10,6 +10,7 @@
 //   follows.csv      follower,followed
 
 import Foundation
+import GraphStore
 
 /// A CSV file of the data set layout that could not be read, with the file and line.
 public struct SocialCSVError: Error, Sendable, CustomStringConvertible {
@@ -217,34 +218,20 @@ struct CSVTable {
     }
 }
 
-/// UTC civil time ↔ minutes since the Unix epoch (Howard Hinnant's days-from-civil algorithms).
+/// UTC civil time ↔ minutes since the Unix epoch, on the store's calendar (CivilCalendar).
 enum CivilTime {
     static func iso8601(minutes: Int64) -> String {
         let days = minutes >= 0 ? minutes / 1440 : (minutes - 1439) / 1440
         let rest = minutes - days * 1440
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilCalendar.civil(days)
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(rest / 60)):\(two(rest % 60)):00"
     }
 
     static func minutes(iso8601 text: String) -> Int64? {
         let parts = text.split(whereSeparator: { $0 == "-" || $0 == "T" || $0 == ":" || $0 == " " })
-        guard parts.count >= 5, let y0 = Int64(parts[0]), let m = Int64(parts[1]), let d = Int64(parts[2]),
+        guard parts.count >= 5, let y = Int64(parts[0]), let m = Int64(parts[1]), let d = Int64(parts[2]),
               let hh = Int64(parts[3]), let mm = Int64(parts[4]), (1...12).contains(m), (1...31).contains(d) else { return nil }
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return days * 1440 + hh * 60 + mm
+        return CivilCalendar.epochDay(year: y, month: m, day: d) * 1440 + hh * 60 + mm
     }
 }
