@@ -8,8 +8,9 @@ import Testing
 @testable import GraphStore
 import GraphTestSupport
 
-/// Plain dynamic-programming edit distance (OSA with `transpositions`), sharing no code with the trie.
-func referenceDistance(_ a: [UInt32], _ b: [UInt32], transpositions: Bool) -> Int {
+/// Plain dynamic-programming edit distance (OSA with `transpositions`), sharing no code with the
+/// trie: the reference of this file's walks and of SearchPeopleTests' typo counts.
+func referenceDistance<Element: Equatable>(_ a: [Element], _ b: [Element], transpositions: Bool) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

@@ -68,20 +68,7 @@ struct PeopleSearchReference {
         return result.filter { !$0.isEmpty }
     }
 
-    static func osa(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-            }
-        }
-        return d[a.count][b.count]
-    }
+    static func osa(_ a: [Character], _ b: [Character]) -> Int { referenceDistance(a, b, transpositions: true) }
 
     struct Row: Equatable, CustomStringConvertible {
         var id: Int, tier: Int, mutual: Int, typos: Int, whole: Bool

@@ -31,12 +31,7 @@ public enum TemporalParser {
         if s.first == "W" || s.first == "w" {
             s = s.dropFirst()
             guard let week = takeDigits(&s, 2) else { throw invalid("Date", text) }
-            var dayOfWeek: Int64 = 1
-            if !s.isEmpty {
-                if dashed { guard s.first == "-" else { throw invalid("Date", text) }; s = s.dropFirst() }
-                guard let d = takeDigits(&s, 1), s.isEmpty else { throw invalid("Date", text) }
-                dayOfWeek = d
-            }
+            let dayOfWeek = try lastDateField(&s, digits: 1, dashed: dashed, text: text) ?? 1
             return try weekDate(year: year, week: week, dayOfWeek: dayOfWeek)
         }
         let digits = s.prefix { $0.isASCII && $0.isNumber }
@@ -44,13 +39,20 @@ public enum TemporalParser {
             return try ordinalDate(year: year, day: Int64(digits)!)
         }
         guard let month = takeDigits(&s, 2) else { throw invalid("Date", text) }
-        var day: Int64 = 1
-        if !s.isEmpty {
-            if dashed { guard s.first == "-" else { throw invalid("Date", text) }; s = s.dropFirst() }
-            guard let d = takeDigits(&s, 2), s.isEmpty else { throw invalid("Date", text) }
-            day = d
-        }
+        let day = try lastDateField(&s, digits: 2, dashed: dashed, text: text) ?? 1
         return try calendarDate(year: year, month: month, day: day)
+    }
+
+    /// A date's optional last field (`-D` of a week date, `-DD` of a calendar date; no dash in
+    /// the basic form), which must end the text; nil when the text ended before it.
+    static func lastDateField(_ s: inout Substring, digits: Int, dashed: Bool, text: String) throws(TemporalError) -> Int64? {
+        guard !s.isEmpty else { return nil }
+        if dashed {
+            guard s.first == "-" else { throw invalid("Date", text) }
+            s = s.dropFirst()
+        }
+        guard let value = takeDigits(&s, digits), s.isEmpty else { throw invalid("Date", text) }
+        return value
     }
 
     /// A checked calendar date.
