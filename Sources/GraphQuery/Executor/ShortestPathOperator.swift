@@ -90,16 +90,15 @@ extension ExecutionContext {
         let typeIDs = typeIDs(step.types)
         let longest = step.max ?? ExecutionContext.maximumPathLength
         guard shortest <= longest else { return true }
-        let scratchSlot = step.relationship
         for length in shortest...longest {
             var found: [[Relationship]] = []
             var reachedLength = false
             var path: [Relationship] = []
-            let settings: WalkSettings = (scratchSlot, step.to, typeIDs, step.direction, true, length, length, step.properties, [], true)
+            let settings: WalkSettings = (step.relationship, step.to, typeIDs, step.direction, true, length, length, step.properties, [], true)
             let held = row[step.to]
             _ = try walk(from: start, depth: 0, path: &path, row: &row, settings: settings) { (r: inout Row) throws(QueryError) -> Bool in
                 reachedLength = true
-                guard case .list(let list) = r[scratchSlot] else { return true }
+                guard case .list(let list) = r[step.relationship] else { return true }
                 let relationships = list.compactMap { if case .relationship(let x) = $0 { x } else { nil } }
                 self.bind(relationships, from: start, step, &r)
                 guard try evaluate(step.predicate ?? .literal(.bool(true)), r) == .bool(true),

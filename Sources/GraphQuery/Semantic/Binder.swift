@@ -300,6 +300,16 @@ struct Binder {
                                skip: nil, limit: nil, predicate: resolved)
     }
 
+    /// `expression` with each part written as one of `items`' expressions (one `eligible`
+    /// accepts) replaced by that item's column: what ORDER BY and WITH's WHERE may write out.
+    static func columns(of items: [ProjectionItem], in expression: Expression,
+                        eligible: (Expression) -> Bool) -> Expression {
+        expression.rewritten { e in
+            items.first { $0.expression.isSameExpression(as: e) && eligible($0.expression) }
+                .map { .variable($0.name, SourceLocation(line: 1, column: 1, offset: 0)) }
+        }
+    }
+
     mutating func bindProjection(_ projection: Projection, isReturn: Bool) throws(QueryError) -> BoundProjection {
         var items: [(name: String, expression: Expression)] = []
         var kinds: [VariableKind] = []
@@ -375,10 +385,8 @@ struct Binder {
                 // `RETURN n.age AS age, count(*) AS c ORDER BY n.age + count(*)`: a projected
                 // variable, property or aggregate may be written out again and stands for its
                 // column (not a larger expression: `a + b + count(*)` stays ambiguous).
-                let substituted = sort.expression.rewritten { e in
-                    projection.items.first { item in
-                        item.expression.isSameExpression(as: e) && (item.expression.isVariableOrProperty || item.expression.isAggregateCall)
-                    }.map { .variable($0.name, SourceLocation(line: 1, column: 1, offset: 0)) }
+                let substituted = Binder.columns(of: projection.items, in: sort.expression) {
+                    $0.isVariableOrProperty || $0.isAggregateCall
                 }
                 guard let resolved = try? binder.resolve(substituted, allowAggregates: false) else { throw error }
                 orderBy.append((resolved, sort.ascending))
@@ -395,10 +403,7 @@ struct Binder {
             } catch {
                 // `WITH DISTINCT a.name AS name WHERE a.name = 'B'`: an expression the WITH
                 // projects stands for its column, so the WHERE may still write it out.
-                let projected = projection.items.map { (expression: $0.expression, name: $0.name) }
-                let substituted = written.rewritten { e in
-                    projected.first { $0.expression.isSameExpression(as: e) }.map { .variable($0.name, SourceLocation(line: 1, column: 1, offset: 0)) }
-                }
+                let substituted = Binder.columns(of: projection.items, in: written) { _ in true }
                 guard let resolved = try? outputBinder.resolve(substituted, allowAggregates: false) else { throw error }
                 predicate = resolved
             }

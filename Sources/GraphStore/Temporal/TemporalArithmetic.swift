@@ -106,16 +106,9 @@ public enum DurationBetween {
         var zoneName: String?
 
         init(_ v: TemporalValue) {
-            switch v {
-            case .date(let d): date = d.epochDay
-            case .localTime(let t): time = t.nanosecondOfDay
-            case .time(let t): time = t.time.nanosecondOfDay; offset = t.offsetSeconds
-            case .localDateTime(let dt): date = dt.date.epochDay; time = dt.time.nanosecondOfDay
-            case .dateTime(let z):
-                date = z.local.date.epochDay; time = z.local.time.nanosecondOfDay
-                offset = z.offsetSeconds; zoneName = z.zoneName
-            case .duration: break
-            }
+            let parts = v.parts
+            (date, time) = (parts.date?.epochDay, parts.time?.nanosecondOfDay)
+            (offset, zoneName) = (parts.offset, parts.zoneName)
         }
 
         var zoned: ZonedDateTime? {

@@ -100,17 +100,20 @@ public enum TemporalValue: Sendable, Hashable {
     case dateTime(ZonedDateTime)
     case duration(TemporalDuration)
 
-    /// The Cypher function that builds this type from its text (`date`, `localtime`, …).
-    public var constructorName: String {
+    /// The value's type.
+    public var type: TemporalType {
         switch self {
-        case .date: return "date"
-        case .localTime: return "localtime"
-        case .time: return "time"
-        case .localDateTime: return "localdatetime"
-        case .dateTime: return "datetime"
-        case .duration: return "duration"
+        case .date: .date
+        case .localTime: .localTime
+        case .time: .time
+        case .localDateTime: .localDateTime
+        case .dateTime: .dateTime
+        case .duration: .duration
         }
     }
+
+    /// The Cypher function that builds this type from its text (`date`, `localtime`, …).
+    public var constructorName: String { type.rawValue }
 
     /// The openCypher type name (`Date`, `LocalTime`, …), for messages.
     public var typeName: String {
@@ -121,6 +124,21 @@ public enum TemporalValue: Sendable, Hashable {
         case .localDateTime: return "LocalDateTime"
         case .dateTime: return "DateTime"
         case .duration: return "Duration"
+        }
+    }
+}
+
+extension TemporalValue {
+    /// The value taken apart: its date, time of day, offset and zone name, each nil where the
+    /// kind has none (all nil for a duration).
+    public var parts: (date: LocalDate?, time: LocalTime?, offset: Int32?, zoneName: String?) {
+        switch self {
+        case .date(let d): (d, nil, nil, nil)
+        case .localTime(let t): (nil, t, nil, nil)
+        case .time(let t): (nil, t.time, t.offsetSeconds, nil)
+        case .localDateTime(let dt): (dt.date, dt.time, nil, nil)
+        case .dateTime(let z): (z.local.date, z.local.time, z.offsetSeconds, z.zoneName)
+        case .duration: (nil, nil, nil, nil)
         }
     }
 }

@@ -103,6 +103,11 @@ struct RESPEncoder: Sendable {
         appendHeader(UInt8(ascii: "*"), Int64(count))
     }
 
+    /// RESP3 `>count\r\n` (a push: Pub/Sub frames); RESP2 an array header, as Redis sends them.
+    mutating func pushHeader(_ count: Int) {
+        appendHeader(UInt8(ascii: protocolVersion == .resp3 ? ">" : "*"), Int64(count))
+    }
+
     /// Runs `body` with a pointer to `maximum` uninitialised bytes after the reply's end; the
     /// first n of them, n being what `body` returns, become part of the reply
     /// (`RESPBatchWriter` writes through it).

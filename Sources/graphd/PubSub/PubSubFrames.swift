@@ -6,20 +6,11 @@
 struct PubSubFrames {
     let protocolVersion: ProtocolVersion
 
-    /// `*n` in RESP2, `>n` in RESP3.
-    private func header(_ count: Int, into encoder: inout RESPEncoder) {
-        if protocolVersion == .resp3 {
-            encoder.appendRaw(Array(">\(count)\r\n".utf8))
-        } else {
-            encoder.arrayHeader(count)
-        }
-    }
-
     /// `subscribe`/`psubscribe`/`unsubscribe`/`punsubscribe` of `name` (null for an
     /// unsubscribe from nothing), with the connection's subscription count after it.
     func acknowledgement(_ kind: String, _ name: [UInt8]?, count: Int) -> [UInt8] {
         var encoder = RESPEncoder(protocolVersion: protocolVersion)
-        header(3, into: &encoder)
+        encoder.pushHeader(3)
         encoder.bulkString(kind)
         if let name { encoder.bulkString(name) } else { encoder.null() }
         encoder.integer(Int64(count))
@@ -29,7 +20,7 @@ struct PubSubFrames {
     /// A message published on `channel`, for a subscriber of the channel itself.
     func message(channel: [UInt8], payload: [UInt8]) -> [UInt8] {
         var encoder = RESPEncoder(protocolVersion: protocolVersion)
-        header(3, into: &encoder)
+        encoder.pushHeader(3)
         encoder.bulkString("message")
         encoder.bulkString(channel)
         encoder.bulkString(payload)
@@ -39,7 +30,7 @@ struct PubSubFrames {
     /// A message published on `channel`, for a subscriber of `pattern`.
     func patternMessage(pattern: [UInt8], channel: [UInt8], payload: [UInt8]) -> [UInt8] {
         var encoder = RESPEncoder(protocolVersion: protocolVersion)
-        header(4, into: &encoder)
+        encoder.pushHeader(4)
         encoder.bulkString("pmessage")
         encoder.bulkString(pattern)
         encoder.bulkString(channel)

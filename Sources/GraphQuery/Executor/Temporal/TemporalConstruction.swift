@@ -15,15 +15,18 @@ enum TemporalKind: Sendable {
     var hasDate: Bool { self == .date || self == .localDateTime || self == .dateTime }
     var hasTime: Bool { self != .date }
     var hasZone: Bool { self == .time || self == .dateTime }
-    var name: String {
+    /// The store's type of the same name.
+    var type: TemporalType {
         switch self {
-        case .date: return "date"
-        case .localTime: return "localtime"
-        case .time: return "time"
-        case .localDateTime: return "localdatetime"
-        case .dateTime: return "datetime"
+        case .date: .date
+        case .localTime: .localTime
+        case .time: .time
+        case .localDateTime: .localDateTime
+        case .dateTime: .dateTime
         }
     }
+    /// The constructor's name (`localdatetime`).
+    var name: String { type.rawValue }
 }
 
 /// A time zone given by a map's `timezone` field: a fixed offset or a named zone.
@@ -72,14 +75,7 @@ struct TemporalParts {
     var zoneName: String?
 
     init(_ t: TemporalValue) {
-        switch t {
-        case .date(let d): date = d
-        case .localTime(let lt): time = lt
-        case .time(let ot): time = ot.time; offset = ot.offsetSeconds
-        case .localDateTime(let dt): date = dt.date; time = dt.time
-        case .dateTime(let z): date = z.local.date; time = z.local.time; offset = z.offsetSeconds; zoneName = z.zoneName
-        case .duration: break
-        }
+        (date, time, offset, zoneName) = t.parts
     }
 
     var zone: ZoneSpec? { ZoneSpec(offset: offset, name: zoneName) }
