@@ -171,9 +171,12 @@ public final class DataDirectory: @unchecked Sendable {
             try fileSystem.removeTree(staging)
             try fileSystem.createDirectory(staging)
             let snapshotLength: Int
+            // Sequence numbers start again at 1: tokens of the graph it replaces mean nothing here.
+            let history = GraphHistory.fresh()
             do throws(StoreError) {
                 snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: 0, directory: staging)
                 try fileSystem.createDurably(staging + "/" + AppendLog.segmentFileName(1), contents: AppendLog.header(segment: 1))
+                try HistoryFile(directory: staging, fileSystem: fileSystem).write(history, openUnder: options.fsync)
                 try fileSystem.syncDirectory(graphsPath)
             } catch {
                 try? fileSystem.removeTree(staging)
@@ -198,7 +201,8 @@ public final class DataDirectory: @unchecked Sendable {
             let log = AppendLog(directory: target, fileSystem: fileSystem, file: file, segment: 1,
                                 end: AppendLog.headerLength, lastSequence: 0, snapshotNumber: 1)
             let store = GraphStore.opened(name: name,
-                                          recovered: RecoveredLog(graph: graph, log: log, messages: [], snapshotLength: snapshotLength),
+                                          recovered: RecoveredLog(graph: graph, log: log, messages: [], snapshotLength: snapshotLength,
+                                                                  history: history),
                                           directory: target, fileSystem: fileSystem, options: options, report: report)
             state.stores[name] = store
             return store
@@ -259,7 +263,7 @@ public final class DataDirectory: @unchecked Sendable {
     private func open(_ name: String, state: inout State) throws(StoreError) -> GraphStore {
         let dir = directory(of: name)
         let recovered = try LogRecovery.open(directory: dir, graphName: name, fileSystem: fileSystem,
-                                             mode: RecoveryMode(repair: options.repair, cleanUp: true,
+                                             mode: RecoveryMode(repair: options.repair, cleanUp: true, fsync: options.fsync,
                                                                                 slotMemoryLimit: options.slotMemoryLimit))
         let store = GraphStore.opened(name: name, recovered: recovered, directory: dir, fileSystem: fileSystem,
                                       options: options, report: report)
