@@ -56,6 +56,24 @@ public final class DataDirectory: @unchecked Sendable {
     private struct State {
         var stores: [String: GraphStore] = [:]
         var messages: [String] = []
+        var storeObservers: [StoreObserver] = []
+
+        /// Tells the observers that graph `name` now has `store` (nil: deleted).
+        func announce(_ name: String, _ store: GraphStore?) {
+            for observer in storeObservers { observer(name, store) }
+        }
+    }
+
+    /// Told, under the directory's lock (so it must be quick and call nothing here), whenever a
+    /// graph's store is opened, created or replaced (the new store) or deleted (nil).
+    public typealias StoreObserver = @Sendable (_ name: String, _ store: GraphStore?) -> Void
+
+    /// Adds `observer` and tells it, before any later change, of every store open now.
+    public func observeStores(_ observer: @escaping StoreObserver) {
+        state.withLock { state in
+            state.storeObservers.append(observer)
+            for (name, store) in state.stores { observer(name, store) }
+        }
     }
 
     /// The latest background events, kept for `events` (tests, diagnostics).
@@ -142,7 +160,10 @@ public final class DataDirectory: @unchecked Sendable {
     public func deleteGraph(named name: String) throws(StoreError) -> Bool {
         try Self.validate(name)
         return try state.withLock { (state) throws(StoreError) -> Bool in
-            if let store = state.stores.removeValue(forKey: name) { store.close() }
+            if let store = state.stores.removeValue(forKey: name) {
+                store.close()
+                state.announce(name, nil)
+            }
             let dir = directory(of: name)
             guard fileSystem.isDirectory(dir) else { return false }
             try fileSystem.removeTree(dir)
@@ -205,6 +226,7 @@ public final class DataDirectory: @unchecked Sendable {
                                                                   history: history),
                                           directory: target, fileSystem: fileSystem, options: options, report: report)
             state.stores[name] = store
+            state.announce(name, store)
             return store
         }
     }
@@ -269,6 +291,7 @@ public final class DataDirectory: @unchecked Sendable {
                                       options: options, report: report)
         state.stores[name] = store
         state.messages += recovered.messages
+        state.announce(name, store)
         return store
     }
 

@@ -22,6 +22,8 @@ struct ServerContext: Sendable {
     let password: String?
     /// The TCP port served, for INFO.
     let port: Int
+    /// The change feed of every graph (Pub/Sub's `graphd:` channels, GRAPH.CHANGES).
+    let changeFeed: ChangeFeed
 
     init(dataDirectory: DataDirectory, engine: QueryEngine,
          configuration: RuntimeConfiguration = RuntimeConfiguration(),
@@ -34,6 +36,7 @@ struct ServerContext: Sendable {
         self.slowLog = slowLog
         self.password = password
         self.port = port
+        changeFeed = ChangeFeed(dataDirectory: dataDirectory)
         applyConfiguration()
     }
 

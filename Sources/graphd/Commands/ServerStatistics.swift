@@ -33,6 +33,10 @@ final class ServerStatistics: Sendable {
     let outputLimitDisconnections = Atomic<Int>(0)
     /// Clients closed because their buffers put the server past its memory ceiling.
     let memoryCeilingDisconnections = Atomic<Int>(0)
+    /// Change-feed subscriptions (`graphd:` channels and patterns) held now.
+    let feedSubscriptions = Atomic<Int>(0)
+    /// Those of them behind (refilled from the ring or the log as their sockets drain).
+    let feedSubscriptionsBehind = Atomic<Int>(0)
     let startedAt = ContinuousClock.now
 
     /// Calls and total time per command name, for INFO commandstats.

@@ -60,6 +60,12 @@ enum PubSubCommands {
             return PubSubOutcome(reply: reply)
         case "PUBLISH":
             guard request.count == 3 else { return wrongArity("publish", session) }
+            if request[1].starts(with: FeedChannel.prefix.utf8) {
+                // Subscribers trust what arrives there to come from the graph's commits.
+                var encoder = RESPEncoder(protocolVersion: session.protocolVersion)
+                encoder.error("ERR channels starting with '\(FeedChannel.prefix)' carry the change feed; PUBLISH to them is refused")
+                return PubSubOutcome(reply: encoder.bytes)
+            }
             var outcome = PubSubOutcome(reply: [])
             for (target, pattern) in registry.recipients(of: request[1]) {
                 let theirs = PubSubFrames(protocolVersion: protocolFor(target))

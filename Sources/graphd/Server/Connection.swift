@@ -87,6 +87,8 @@ struct Connection: Sendable {
     /// The bytes waiting to be written.
     var pendingOutput: ArraySlice<UInt8> { output[outputIndex...] }
     var hasPendingOutput: Bool { outputIndex < output.count }
+    /// Bytes of replies and pushes not yet written.
+    var unsentOutput: Int { output.count - outputIndex }
     /// Bytes received and not yet decoded and dropped, and bytes of replies not yet sent.
     var bufferedBytes: Int { (input.count - inputIndex) + (output.count - outputIndex) }
     /// Whether the event loop should read more from the socket now.

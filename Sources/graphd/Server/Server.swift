@@ -30,6 +30,7 @@
 import Dispatch
 import Glibc
 import GraphQuery
+import GraphStore
 import Synchronization
 
 /// Where and how the server listens, and its per-connection bounds.
@@ -120,6 +121,10 @@ final class Server: @unchecked Sendable {
     private let completions = CompletionQueue()
     /// Channel and pattern subscriptions (PubSubCommands); guarded by `state` like the slots.
     private var pubSubRegistry = PubSubRegistry()
+    /// The change feed's subscriptions (the `graphd:` channels among those); guarded by `state`.
+    private var feedSubscriptions = FeedSubscriptions()
+    /// Reads subscriptions' commits back from the log, off the loop.
+    private let feedLogReads = DispatchQueue(label: "graphd.feed-log-reads", qos: .userInitiated)
     /// Runs reads handed to workers: Dispatch's global pool, one thread per core (more only
     /// while some block).
     private let readPool = DispatchQueue.global(qos: .userInitiated)
@@ -141,6 +146,8 @@ final class Server: @unchecked Sendable {
         var countedBytes = 0
         /// Actions left over when the connection used up its turn (`inlineCommandsPerTurn`).
         var deferred: [Connection.Action] = []
+        /// How many change-feed subscriptions it holds (settle refills them when it drains).
+        var feedSubscriptions = 0
         init(descriptor: Int32, connection: Connection, interest: Epoll.Events) {
             self.descriptor = descriptor; self.connection = connection; self.interest = interest
         }
@@ -246,6 +253,9 @@ final class Server: @unchecked Sendable {
         try standby.add(standbyEnd.readDescriptor, events: .input, token: Self.standbyEndToken)
         try standby.add(followerWake.readDescriptor, events: .input, token: Self.followerWakeToken)
         self.listener = listener
+        context.changeFeed.connect { [weak self] graph, generation, commits, through in
+            self?.feedDelivered(graph, generation: generation, commits: commits, through: through)
+        }
     }
 
     /// Serves until `stopSignal` is requested, then stops accepting, lets running
@@ -829,6 +839,11 @@ final class Server: @unchecked Sendable {
     /// their subscribers' connections. Nil for any other command.
     private func pubSub(_ request: [[UInt8]], token: UInt64, slot: Slot) -> [Connection.Action]? {
         let session = slot.connection.session
+        if request.count == 2, request[0].count == 6, String(decoding: request[0], as: UTF8.self).uppercased() == "CLIENT",
+           String(decoding: request[1], as: UTF8.self).uppercased() == "LIST" {
+            return slot.connection.completed(clientList(session), outcome: .keepOpen)
+        }
+        let held = pubSubRegistry.subscriptions(of: token)
         guard let outcome = PubSubCommands.run(request, connection: token, session: session, registry: &pubSubRegistry,
                                                protocolFor: { [slots] in slots[$0]?.connection.session.protocolVersion ?? .resp2 })
         else { return nil }
@@ -842,7 +857,143 @@ final class Server: @unchecked Sendable {
         let newSession = outcome.resetsSession
             ? ClientSession(id: session.id, peerAddress: session.peerAddress, isAuthenticated: context.password == nil)
             : nil
-        return slot.connection.completed(outcome.reply, outcome: .keepOpen, session: newSession)
+        let changed = feedChanges(held: held, token: token, slot: slot)
+        var actions = slot.connection.completed(outcome.reply, outcome: .keepOpen, session: newSession)
+        // The feed's first frames (a reset, a replay, a position) follow the acknowledgements.
+        if let changed { actions += apply(changed, refilling: token) }
+        return actions
+    }
+
+    // MARK: Change feed
+
+    /// After a Pub/Sub command: the feed subscriptions it made or ended for `token` (compared
+    /// with what it `held` before); nil when it touched none.
+    private func feedChanges(held: PubSubRegistry.Subscriptions, token: UInt64, slot: Slot) -> FeedOutcome? {
+        let now = pubSubRegistry.subscriptions(of: token)
+        var outcome: FeedOutcome?
+        let feed = context.changeFeed
+        for (before, after, pattern) in [(held.channels, now.channels, false), (held.patterns, now.patterns, true)] {
+            for name in before where !after.contains(name) {
+                if let graph = feedSubscriptions.unsubscribe(token, name: name, pattern: pattern) {
+                    feed.listen(graph, -1)
+                    slot.feedSubscriptions -= 1
+                    context.statistics.feedSubscriptions.subtract(1, ordering: .relaxed)
+                }
+            }
+            for name in after where !before.contains(name) {
+                guard let channel = FeedChannel(name, pattern: pattern) else { continue }
+                feed.listen(channel.graph, 1)
+                let position = feed.position(of: channel.graph)
+                let made = feedSubscriptions.subscribe(token, name: name, channel: channel, position: position,
+                                                       connections: feedConnections)
+                slot.feedSubscriptions += 1
+                context.statistics.feedSubscriptions.add(1, ordering: .relaxed)
+                if outcome == nil { outcome = FeedOutcome() }
+                outcome!.append(made)
+            }
+        }
+        return outcome ?? (held.count == now.count && held.channels == now.channels ? nil : FeedOutcome())
+    }
+
+    /// How the feed sees connections: their protocol and unsent output (under `state`).
+    private var feedConnections: FeedSubscriptions.Connections {
+        FeedSubscriptions.Connections(
+            protocolVersion: { [slots] in slots[$0]?.connection.session.protocolVersion ?? .resp2 },
+            unsent: { [slots] in slots[$0]?.connection.unsentOutput ?? 0 })
+    }
+
+    /// Queues a feed outcome's frames and starts its log reads. The connection `refilling` (whose
+    /// reply the caller completes) gets its refill at once and is settled by the caller; every
+    /// other connection touched is settled here. Returns `refilling`'s actions.
+    @discardableResult
+    private func apply(_ outcome: FeedOutcome, refilling: UInt64? = nil) -> [Connection.Action] {
+        var touched: [UInt64] = []
+        var actions: [Connection.Action] = []
+        for (target, frame) in outcome.frames {
+            guard let slot = slots[target] else { continue }
+            let result = slot.connection.push(frame)
+            if target == refilling { actions += result } else if !result.isEmpty { perform(result, token: target, slot: slot) }
+            if touched.last != target { touched.append(target) }
+        }
+        for target in outcome.closing {
+            guard let slot = slots[target] else { continue }
+            if target == refilling { actions += slot.connection.stop() } else { perform(slot.connection.stop(), token: target, slot: slot) }
+            if !touched.contains(target) { touched.append(target) }
+        }
+        for (subscription, after) in outcome.logReads { readLog(for: subscription, after: after) }
+        if let refilling, let slot = slots[refilling], slot.feedSubscriptions > 0 {
+            let more = feedSubscriptions.refill(refilling, ring: ringReader, connections: feedConnections)
+            if !more.frames.isEmpty || !more.logReads.isEmpty || !more.closing.isEmpty { actions += apply(more, refilling: refilling) }
+        }
+        for target in Set(touched) where target != refilling {
+            if let slot = slots[target] { settle(token: target, slot: slot) }
+        }
+        updateFeedStatistics()
+        return actions
+    }
+
+    private var ringReader: (String, Int, UInt64, Int) -> FeedRead {
+        let feed = context.changeFeed
+        return { graph, generation, after, limit in feed.ringCommits(graph, generation: generation, after: after, limit: limit) }
+    }
+
+    /// The feed's sink: new commits of `graph`, from its store's notifier thread.
+    private func feedDelivered(_ graph: String, generation: Int, commits: [DerivedCommit], through: ChangeToken) {
+        state.withLock { _ in
+            let outcome = feedSubscriptions.deliver(graph, generation: generation, commits: commits, through: through,
+                                                    connections: feedConnections)
+            if !outcome.frames.isEmpty || !outcome.logReads.isEmpty || !outcome.closing.isEmpty { apply(outcome) }
+        }
+    }
+
+    /// Reads commits after `after` for a subscription behind past the ring, on a worker; queues
+    /// them (or the end of the subscriber) when done.
+    private func readLog(for subscription: FeedSubscription, after: UInt64) {
+        let feed = context.changeFeed
+        feedLogReads.async { [weak self] in
+            guard let self else { return }
+            let generation = state.withLock { _ in subscription.generation }
+            let read = feed.commits(subscription.channel.graph, generation: generation, after: after,
+                                    limit: FeedSubscriptions.refillBatch)
+            state.withLock { _ in
+                let outcome = feedSubscriptions.logRead(subscription, after: after, read, connections: feedConnections)
+                apply(outcome)
+                // Go on refilling while the socket takes it.
+                if let slot = slots[subscription.connection] { settle(token: subscription.connection, slot: slot) }
+            }
+        }
+    }
+
+    /// Refills `token`'s subscriptions that are behind once its output has drained (from
+    /// `settle`); true when it queued something to write.
+    private func refillFeed(token: UInt64, slot: Slot) -> Bool {
+        guard slot.feedSubscriptions > 0, slot.connection.unsentOutput < FeedSubscriptions.refillWater,
+              !slot.connection.isClosing else { return false }
+        let outcome = feedSubscriptions.refill(token, ring: ringReader, connections: feedConnections)
+        guard !outcome.frames.isEmpty || !outcome.logReads.isEmpty || !outcome.closing.isEmpty else { return false }
+        let actions = apply(outcome, refilling: token)
+        if !actions.isEmpty { perform(actions, token: token, slot: slot) }
+        return slot.connection.hasPendingOutput
+    }
+
+    private func updateFeedStatistics() {
+        context.statistics.feedSubscriptionsBehind.store(feedSubscriptions.counts.behind, ordering: .relaxed)
+    }
+
+    /// `CLIENT LIST`: one line per connection, Redis's fields with the feed's `sub-lag`.
+    private func clientList(_ session: ClientSession) -> [UInt8] {
+        var text = ""
+        for token in slots.keys.sorted() {
+            guard let slot = slots[token] else { continue }
+            let s = slot.connection.session
+            let held = pubSubRegistry.subscriptions(of: token)
+            text += "id=\(s.id) addr=\(s.peerAddress) name=\(s.name) db=\(s.database) sub=\(held.channels.count) "
+                + "psub=\(held.patterns.count) sub-lag=\(feedSubscriptions.lag(of: token)) omem=\(slot.connection.unsentOutput) "
+                + "resp=\(s.protocolVersion.rawValue) lib-name=\(s.libraryName) lib-ver=\(s.libraryVersion)\n"
+        }
+        var encoder = RESPEncoder(protocolVersion: session.protocolVersion)
+        encoder.bulkString(text)
+        return encoder.bytes
     }
 
     /// How long the leader may wait for events: not at all while connections wait for their
@@ -875,6 +1026,8 @@ final class Server: @unchecked Sendable {
     /// Writes what can be written, closes a finished connection, updates epoll interest.
     private func settle(token: UInt64, slot: Slot) {
         defer { count(slot, token: token) }
+        var refills = 0
+        while true {
         while slot.connection.hasPendingOutput {
             let count = slot.connection.pendingOutput.withUnsafeBytes {
                 send(slot.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
@@ -887,6 +1040,20 @@ final class Server: @unchecked Sendable {
                 if count < 0 && (error == EAGAIN || error == EWOULDBLOCK) { break }
                 slot.connection.peerClosed()
             }
+        }
+            // A subscriber behind is refilled as its socket drains (FeedSubscriptions); a few
+            // rounds a turn, then the rest waits for its next turn.
+            guard slot.feedSubscriptions > 0, !slot.connection.hasPendingOutput || slot.connection.unsentOutput < FeedSubscriptions.refillWater
+            else { break }
+            if refills == 8 {
+                if feedSubscriptions.lag(of: token) > 0, slot.deferred.isEmpty, !backlog.contains(token) {
+                    if backlog.isEmpty { wakeUp.signal() }
+                    backlog.append(token)
+                }
+                break
+            }
+            refills += 1
+            guard refillFeed(token: token, slot: slot) else { break }
         }
         if slot.connection.isFinished {
             closeConnection(token)
@@ -938,6 +1105,10 @@ final class Server: @unchecked Sendable {
     private func closeConnection(_ token: UInt64) {
         guard let slot = slots.removeValue(forKey: token) else { return }
         pubSubRegistry.removeAll(of: token)
+        for graph in feedSubscriptions.removeAll(of: token) {
+            context.changeFeed.listen(graph, -1)
+            context.statistics.feedSubscriptions.subtract(1, ordering: .relaxed)
+        }
         memoryCeiling?.add(-slot.countedBytes)
         slot.countedBytes = 0
         context.statistics.connectedClients.subtract(1, ordering: .relaxed)
