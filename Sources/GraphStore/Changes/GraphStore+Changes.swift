@@ -63,7 +63,6 @@ extension GraphStore {
         graph.versions.stamp(record.mutations, sequence: record.sequence)
         changes.commitTimes.note(sequence: record.sequence, time: record.commitTime)
         changes.lastSequence = record.sequence
-        stubNoteCommitted(record)  // TEMPORARY (CommitFeedStub.swift)
     }
 }
 
