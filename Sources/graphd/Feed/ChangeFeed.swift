@@ -22,6 +22,8 @@ struct FeedPosition: Sendable {
     var token: ChangeToken
     /// The store, nil while the graph does not exist.
     var store: GraphStore?
+    /// The store's last published commit (the feed's own `token` lags it while nobody listens).
+    var published: UInt64
 }
 
 /// What the ring (or the log) has after a sequence.
@@ -42,14 +44,17 @@ final class ChangeFeed: Sendable {
     private final class GraphFeed: @unchecked Sendable {
         // @unchecked: touched only under ChangeFeed.state.
         var store: GraphStore?
-        var observer: CommitObserverID?
+        var observation: CommitObservation?
+        /// An attach or detach of the observer is queued.
+        var attaching = false
         var generation = 0
         var history = GraphHistory.fresh().id
+        /// The last commit the feed knows of (stale while nobody listens: no observer runs then).
         var lastSequence: UInt64 = 0
         /// Contiguous derived commits ending at `lastSequence` (when not empty).
         var ring: [DerivedCommit] = []
         var ringHead = 0
-        /// Subscriptions and GRAPH.CHANGES waiters: commits are derived only while some exist.
+        /// Subscriptions and GRAPH.CHANGES waiters: the store is observed only while some exist.
         var listeners = 0
         var waiters: [DispatchSemaphore] = []
 
@@ -61,14 +66,28 @@ final class ChangeFeed: Sendable {
             if ringHead > ChangeFeed.ringCommits { ring.removeFirst(ringHead); ringHead = 0 }
         }
         func clearRing() { ring.removeAll(); ringHead = 0 }
+        func wakeWaiters() {
+            for waiter in waiters { waiter.signal() }
+            waiters = []
+        }
     }
 
     private struct State {
         var graphs: [String: GraphFeed] = [:]
         var sink: FeedSink?
+
+        mutating func feed(_ name: String) -> GraphFeed {
+            if let feed = graphs[name] { return feed }
+            let feed = GraphFeed()
+            graphs[name] = feed
+            return feed
+        }
     }
 
     private let state = Mutex(State())
+    /// Attaches and detaches observers: addCommitObserver takes the store's write lock, which the
+    /// loop must not wait for.
+    private let attachments = DispatchQueue(label: "graphd.feed-attachments")
     let dataDirectory: DataDirectory
 
     init(dataDirectory: DataDirectory) {
@@ -83,52 +102,86 @@ final class ChangeFeed: Sendable {
 
     /// A graph's store was opened or replaced (or deleted: nil). Called under the directory's lock.
     private func storeChanged(_ name: String, _ store: GraphStore?) {
-        let feed = state.withLock { state in
-            let feed = state.graphs[name] ?? GraphFeed()
-            state.graphs[name] = feed
-            return feed
-        }
         let sequence = store?.publishedSequence ?? 0
         let history = store?.history.id ?? GraphHistory.fresh().id
-        let (old, oldObserver, generation): (GraphStore?, CommitObserverID?, Int) = state.withLock { _ in
-            if feed.store === store, store != nil { return (nil, nil, -1) }
-            let old = (feed.store, feed.observer)
+        let changed: (old: GraphStore?, observation: CommitObservation?, generation: Int, sink: FeedSink?)? = state.withLock { state in
+            let feed = state.feed(name)
+            if feed.store === store, store != nil { return nil }
+            let old = (feed.store, feed.observation)
             feed.store = store
-            feed.observer = nil
+            feed.observation = nil
             feed.generation += 1
             feed.history = history
             feed.lastSequence = sequence
             feed.clearRing()
-            for waiter in feed.waiters { waiter.signal() }
-            feed.waiters = []
-            return (old.0, old.1, feed.generation)
+            feed.wakeWaiters()
+            if feed.listeners > 0 { scheduleAttachment(name, feed) }
+            return (old.0, old.1, feed.generation, state.sink)
         }
-        guard generation >= 0 else { return }
-        if let old, let oldObserver { old.removeCommitObserver(oldObserver) }
-        if let store {
-            let observer = store.addCommitObserver { [weak self] records in
-                self?.committed(name, generation: generation, records)
-            }
-            // Records published between the observer's start and `sequence` are skipped by sequence.
-            state.withLock { _ in if feed.generation == generation { feed.observer = observer } }
-        }
-        let sink = state.withLock { $0.sink }
+        guard let changed else { return }
+        if let old = changed.old, let observation = changed.observation { old.removeCommitObserver(observation) }
         // Not from under the directory's lock: the loop may be waiting on it.
-        if let sink { DispatchQueue.global().async { sink(name, generation, [], ChangeToken(history: history, sequence: sequence)) } }
+        if let sink = changed.sink {
+            let generation = changed.generation
+            DispatchQueue.global().async { sink(name, generation, [], ChangeToken(history: history, sequence: sequence)) }
+        }
+    }
+
+    /// Under `state`: queues the attachment (or detachment) of `feed`'s observer to match its listeners.
+    private func scheduleAttachment(_ name: String, _ feed: GraphFeed) {
+        guard !feed.attaching else { return }
+        feed.attaching = true
+        attachments.async { [weak self] in self?.attach(name, feed) }
+    }
+
+    /// Observes the store while `feed` has listeners, and not otherwise.
+    private func attach(_ name: String, _ feed: GraphFeed) {
+        while true {
+            let (store, generation, wanted, current): (GraphStore?, Int, Bool, CommitObservation?) = state.withLock { _ in
+                (feed.store, feed.generation, feed.listeners > 0, feed.observation)
+            }
+            if wanted, current == nil, let store {
+                let observation = store.addCommitObserver { [weak self] records in
+                    self?.committed(name, generation: generation, records)
+                }
+                let sink: FeedSink? = state.withLock { state in
+                    guard feed.generation == generation else { return nil }
+                    feed.observation = observation
+                    guard observation.startAfter > feed.lastSequence else { return nil }
+                    // Commits made while nobody observed: known by number only (the log has them).
+                    feed.lastSequence = observation.startAfter
+                    feed.clearRing()
+                    feed.wakeWaiters()
+                    return state.sink
+                }
+                if state.withLock({ _ in feed.observation != observation }) { store.removeCommitObserver(observation) }
+                let history = state.withLock { _ in feed.history }
+                sink?(name, generation, [], ChangeToken(history: history, sequence: observation.startAfter))
+            } else if !wanted, let current, let store {
+                store.removeCommitObserver(current)
+                state.withLock { _ in if feed.observation == current { feed.observation = nil } }
+            }
+            let done: Bool = state.withLock { _ in
+                let settled = (feed.listeners > 0) == (feed.observation != nil) || feed.store == nil
+                if settled { feed.attaching = false }
+                return settled
+            }
+            if done { return }
+        }
     }
 
     /// The store's notifier thread: records published, ascending.
     private func committed(_ name: String, generation: Int, _ records: [LogRecord]) {
         guard let last = records.last else { return }
-        let (feed, store, derive, sink): (GraphFeed?, GraphStore?, Bool, FeedSink?) = state.withLock { state in
-            guard let feed = state.graphs[name], feed.generation == generation else { return (nil, nil, false, nil) }
-            return (feed, feed.store, feed.listeners > 0, state.sink)
+        let (feed, store, derive, after): (GraphFeed?, GraphStore?, Bool, UInt64) = state.withLock { state in
+            guard let feed = state.graphs[name], feed.generation == generation else { return (nil, nil, false, 0) }
+            return (feed, feed.store, feed.listeners > 0, feed.lastSequence)
         }
         guard let feed, let store else { return }
-        let fresh = records.filter { $0.sequence > state.withLock { _ in feed.lastSequence } }
+        let fresh = records.filter { $0.sequence > after }
         guard !fresh.isEmpty else { return }
         let commits = derive ? store.derive(fresh) : []
-        let through: ChangeToken? = state.withLock { _ in
+        let delivery: (ChangeToken, FeedSink?)? = state.withLock { state in
             guard feed.generation == generation, last.sequence > feed.lastSequence else { return nil }
             if commits.isEmpty { feed.clearRing() }
             for commit in commits where commit.sequence > feed.lastSequence {
@@ -136,11 +189,10 @@ final class ChangeFeed: Sendable {
                 feed.history = commit.history
             }
             feed.lastSequence = last.sequence
-            for waiter in feed.waiters { waiter.signal() }
-            feed.waiters = []
-            return ChangeToken(history: feed.history, sequence: last.sequence)
+            feed.wakeWaiters()
+            return (ChangeToken(history: feed.history, sequence: last.sequence), state.sink)
         }
-        if let through, let sink { sink(name, generation, commits, through) }
+        if let (through, sink) = delivery, let sink { sink(name, generation, commits, through) }
     }
 
     // MARK: reading
@@ -151,20 +203,21 @@ final class ChangeFeed: Sendable {
         if state.withLock({ $0.graphs[graph]?.store == nil }) {
             _ = try? dataDirectory.graph(named: graph)  // announces the store (storeChanged)
         }
-        return state.withLock { state in
-            let feed = state.graphs[graph] ?? GraphFeed()
-            state.graphs[graph] = feed
-            return FeedPosition(generation: feed.generation, token: ChangeToken(history: feed.history, sequence: feed.lastSequence),
-                                store: feed.store)
+        let (generation, token, store) = state.withLock { state in
+            let feed = state.feed(graph)
+            return (feed.generation, ChangeToken(history: feed.history, sequence: feed.lastSequence), feed.store)
         }
+        return FeedPosition(generation: generation, token: token, store: store,
+                            published: max(token.sequence, store?.publishedSequence ?? 0))
     }
 
     /// One more (or one fewer: `delta` -1) subscription to `graph`'s events.
     func listen(_ graph: String, _ delta: Int) {
         state.withLock { state in
-            let feed = state.graphs[graph] ?? GraphFeed()
-            state.graphs[graph] = feed
+            let feed = state.feed(graph)
+            let before = feed.listeners
             feed.listeners = max(0, feed.listeners + delta)
+            if (before == 0) != (feed.listeners == 0) { scheduleAttachment(graph, feed) }
         }
     }
 
@@ -184,7 +237,8 @@ final class ChangeFeed: Sendable {
     /// again against the graph as it is now). For workers: it may read files.
     func commits(_ graph: String, generation: Int, after sequence: UInt64, limit: Int) -> FeedRead {
         let read = ringCommits(graph, generation: generation, after: sequence, limit: limit)
-        guard case .needsLog = read else { return read }
+        if case .commits(let commits) = read, !commits.isEmpty { return read }
+        // The store decides what else there is (the feed's own position is stale while nobody listens).
         guard let store = state.withLock({ $0.graphs[graph]?.generation == generation ? $0.graphs[graph]?.store : nil }) else {
             return .commits([])
         }
@@ -200,22 +254,24 @@ final class ChangeFeed: Sendable {
 
     /// Waits until `graph` has commits after `sequence` or `deadline` passes; false on timeout.
     func wait(_ graph: String, after sequence: UInt64, until deadline: DispatchTime) -> Bool {
-        let semaphore = DispatchSemaphore(value: 0)
-        let ready = state.withLock { state -> Bool in
-            let feed = state.graphs[graph] ?? GraphFeed()
-            state.graphs[graph] = feed
-            if feed.lastSequence > sequence { return true }
-            feed.waiters.append(semaphore)
-            feed.listeners += 1
-            return false
-        }
-        if ready { return true }
-        let outcome = semaphore.wait(timeout: deadline)
-        return state.withLock { state in
-            let feed = state.graphs[graph]
-            feed?.listeners -= 1
-            if outcome == .timedOut { feed?.waiters.removeAll { $0 === semaphore } }
-            return (feed?.lastSequence ?? 0) > sequence
+        listen(graph, 1)
+        defer { listen(graph, -1) }
+        while true {
+            let semaphore = DispatchSemaphore(value: 0)
+            let ready = state.withLock { state -> Bool in
+                let feed = state.feed(graph)
+                if feed.lastSequence > sequence { return true }
+                feed.waiters.append(semaphore)
+                return false
+            }
+            if ready { return true }
+            if semaphore.wait(timeout: deadline) == .timedOut {
+                return state.withLock { state in
+                    let feed = state.graphs[graph]
+                    feed?.waiters.removeAll { $0 === semaphore }
+                    return (feed?.lastSequence ?? 0) > sequence
+                }
+            }
         }
     }
 }

@@ -50,11 +50,16 @@ struct FeedOutcome {
     var logReads: [(subscription: FeedSubscription, after: UInt64)] = []
     /// Connections to close once their output is flushed (a subscriber behind past retention).
     var closing: [UInt64] = []
+    /// Connections with subscriptions that fell behind: to refill as soon as their output allows.
+    var refills: Set<UInt64> = []
+
+    var isEmpty: Bool { frames.isEmpty && logReads.isEmpty && closing.isEmpty && refills.isEmpty }
 
     mutating func append(_ other: FeedOutcome) {
         frames += other.frames
         logReads += other.logReads
         closing += other.closing
+        refills.formUnion(other.refills)
     }
 }
 
@@ -107,20 +112,27 @@ struct FeedSubscriptions {
         let subscription = FeedSubscription(connection: connection, name: name, channel: channel, generation: state.generation)
         if channel.isPattern { state.patterns.append(subscription) } else { state.exact[channel.channel, default: []].append(subscription) }
         byConnection[connection, default: []].append(subscription)
+        // Commits up to `now` were made before this subscription: it starts after them.
+        let now = max(position.published, state.delivered)
+        var start = now
         switch channel.resume {
         case .now:
             break
         case .invalid:
-            outcome.frames.append((connection, frame(subscription, ChangePayload.reset(state.token), connections)))
+            outcome.frames.append((connection, frame(subscription, ChangePayload.reset(ChangeToken(history: state.history, sequence: now)), connections)))
         case .after(let token):
             let placed = position.store.map { $0.baseline(for: token) } ?? .unknown
-            guard case .sequence(let sequence) = placed else {
-                outcome.frames.append((connection, frame(subscription, ChangePayload.reset(state.token), connections)))
-                break
+            if case .sequence(let sequence) = placed {
+                start = sequence
+                subscription.positionAt = max(sequence, now)
+            } else {
+                outcome.frames.append((connection, frame(subscription, ChangePayload.reset(ChangeToken(history: state.history, sequence: now)), connections)))
             }
-            subscription.cursor = sequence
-            subscription.positionAt = max(sequence, state.delivered)
+        }
+        if start != state.delivered || subscription.positionAt != nil {
+            subscription.cursor = start
             state.behind.append(subscription)
+            outcome.refills.insert(connection)
         }
         return outcome
     }
@@ -165,17 +177,20 @@ struct FeedSubscriptions {
             restart(state, generation: generation, at: start, &outcome, connections)
         }
         for commit in commits where commit.sequence > state.delivered {
-            if commit.sequence != state.delivered + 1 { fallBehind(state) }  // commits nobody derived
+            if commit.sequence != state.delivered + 1 { fallBehind(state, &outcome) }  // commits nobody derived
             deliver(commit, state, &outcome, connections)
             state.delivered = commit.sequence
             state.history = commit.history
             catchUp(state, &outcome, connections)
         }
         if through.sequence > state.delivered {
-            fallBehind(state)
+            fallBehind(state, &outcome)
             state.delivered = through.sequence
             state.history = through.history
+            catchUp(state, &outcome, connections)
         }
+        // Those behind have more to be refilled with now.
+        for subscription in state.behind where !subscription.readingLog { outcome.refills.insert(subscription.connection) }
         return outcome
     }
 
@@ -195,10 +210,11 @@ struct FeedSubscriptions {
     }
 
     /// Every live subscription stops at the delivered commit (what follows must come from the log).
-    private func fallBehind(_ state: GraphState) {
+    private func fallBehind(_ state: GraphState, _ outcome: inout FeedOutcome) {
         for subscription in state.all where subscription.cursor == nil {
             subscription.cursor = state.delivered
             state.behind.append(subscription)
+            outcome.refills.insert(subscription.connection)
         }
     }
 
@@ -223,6 +239,7 @@ struct FeedSubscriptions {
         for subscription in state.all where falling.contains(ObjectIdentifier(subscription)) {
             subscription.cursor = commit.sequence - 1
             state.behind.append(subscription)
+            outcome.refills.insert(subscription.connection)
         }
     }
 

@@ -921,9 +921,10 @@ final class Server: @unchecked Sendable {
             if !touched.contains(target) { touched.append(target) }
         }
         for (subscription, after) in outcome.logReads { readLog(for: subscription, after: after) }
+        touched += outcome.refills  // settle refills them as their output allows
         if let refilling, let slot = slots[refilling], slot.feedSubscriptions > 0 {
             let more = feedSubscriptions.refill(refilling, ring: ringReader, connections: feedConnections)
-            if !more.frames.isEmpty || !more.logReads.isEmpty || !more.closing.isEmpty { actions += apply(more, refilling: refilling) }
+            if !more.isEmpty { actions += apply(more, refilling: refilling) }
         }
         for target in Set(touched) where target != refilling {
             if let slot = slots[target] { settle(token: target, slot: slot) }
@@ -942,7 +943,7 @@ final class Server: @unchecked Sendable {
         state.withLock { _ in
             let outcome = feedSubscriptions.deliver(graph, generation: generation, commits: commits, through: through,
                                                     connections: feedConnections)
-            if !outcome.frames.isEmpty || !outcome.logReads.isEmpty || !outcome.closing.isEmpty { apply(outcome) }
+            if !outcome.isEmpty { apply(outcome) }
         }
     }
 
@@ -970,7 +971,7 @@ final class Server: @unchecked Sendable {
         guard slot.feedSubscriptions > 0, slot.connection.unsentOutput < FeedSubscriptions.refillWater,
               !slot.connection.isClosing else { return false }
         let outcome = feedSubscriptions.refill(token, ring: ringReader, connections: feedConnections)
-        guard !outcome.frames.isEmpty || !outcome.logReads.isEmpty || !outcome.closing.isEmpty else { return false }
+        guard !outcome.isEmpty else { return false }
         let actions = apply(outcome, refilling: token)
         if !actions.isEmpty { perform(actions, token: token, slot: slot) }
         return slot.connection.hasPendingOutput
