@@ -68,16 +68,21 @@ final class RESPTestClient {
     private var buffer: [UInt8] = []
 
     /// Connects once to 127.0.0.1:`port`; throws if nothing listens.
-    init(port: Int, timeoutSeconds: Int = 30) throws {
+    /// `receiveBuffer`: SO_RCVBUF, set before connecting (a small one makes a slow reader's backlog
+    /// stay on the server instead of in the kernel).
+    init(port: Int, timeoutSeconds: Int = 30, receiveBuffer: Int? = nil) throws {
         // The descriptor is made (and on failure closed) before `self` exists: a throw after
         // full initialization would run deinit too, and a second close could hit a descriptor
         // number another test thread has just been given.
-        fd = try Self.connectedSocket(port: port, timeoutSeconds: timeoutSeconds)
+        fd = try Self.connectedSocket(port: port, timeoutSeconds: timeoutSeconds, receiveBuffer: receiveBuffer)
     }
 
-    private static func connectedSocket(port: Int, timeoutSeconds: Int) throws -> Int32 {
+    private static func connectedSocket(port: Int, timeoutSeconds: Int, receiveBuffer: Int?) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(description: "socket failed") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

@@ -1,0 +1,127 @@
+// ChangeFeedDeliveryTests.swift — the change feed's delivery promises over real sockets: a
+// subscriber that stops reading falls behind with bounded memory and, reading again, receives
+// every event in order; a subscriber cut off again and again under writes, resuming each time
+// from the last commit it saw whole, ends up with exactly the events GRAPH.CHANGES reads back
+// from the log — none lost, none out of order after dropping repeats.
+
+import Foundation
+import Synchronization
+import Testing
+@testable import graphd
+
+@Suite("Change feed delivery", .serialized)
+struct ChangeFeedDeliveryTests {
+    /// Every payload GRAPH.CHANGES gives after `since` (the log's account), paging to `end`.
+    static func pulled(_ client: RESPTestClient, since: String, through end: String) throws -> [String] {
+        var token = since, out: [String] = []
+        while token != end {
+            guard case .array(let reply) = try client.command("GRAPH.CHANGES", "g", "SINCE", token, "COUNT", "1000"),
+                  case .bulk(let next) = reply[0], case .array(let events) = reply[1] else {
+                throw TestClientError(description: "bad GRAPH.CHANGES reply")
+            }
+            for case .bulk(let payload) in events { out.append(payload) }
+            guard next != token else { break }
+            token = next
+        }
+        return out
+    }
+
+    static func clientList(_ client: RESPTestClient) throws -> String {
+        guard case .bulk(let text) = try client.command("CLIENT", "LIST") else { return "" }
+        return text
+    }
+
+    @Test("A subscriber that stops reading falls behind with bounded output, then gets every event in order")
+    func slowSubscriberCatchesUp() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let writer = try server.client(), slow = try RESPTestClient(port: server.port, receiveBuffer: 32 * 1024)
+        _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:Seed)")
+        let start = try ChangeFeedTests.token(writer)
+        _ = try slow.command("SUBSCRIBE", "graphd:g:changes")
+        // 800 commits of 60 nodes each: about 6.5 MB of messages, more than the socket buffers
+        // (the server's send buffer grows to 4 MB) and the subscriber's output budget hold.
+        let commits = 800, perCommit = 60
+        var batch: [UInt8] = []
+        for c in 0..<commits {
+            batch += RESPTestClient.encode(["GRAPH.QUERY", "g", "UNWIND range(1, \(perCommit)) AS i CREATE (:N {commit: \(c), i: i})"])
+        }
+        try writer.send(batch)
+        for _ in 0..<commits { _ = try writer.readReply() }
+        let end = try ChangeFeedTests.token(writer)
+        // It fell behind: lag shows, and the output held for it stays near the budget.
+        let list = try Self.clientList(writer)
+        let line = list.split(separator: "\n").first { $0.contains("sub=1") } ?? ""
+        let lag = line.split(separator: " ").first { $0.hasPrefix("sub-lag=") }.map { Int($0.dropFirst(8)) ?? -1 } ?? -1
+        let held = line.split(separator: " ").first { $0.hasPrefix("omem=") }.map { Int($0.dropFirst(5)) ?? -1 } ?? -1
+        #expect(lag > 0, "\(line)")
+        #expect(held >= 0 && held <= FeedSubscriptions.outputBudget + FeedSubscriptions.refillWater + 64 * 1024, "\(line)")
+        let expected = try Self.pulled(writer, since: start, through: end)
+        #expect(expected.count == commits * perCommit)
+        var received: [String] = []
+        while received.count < expected.count {
+            guard case .array(let items) = try slow.readReply(), case .bulk(let payload)? = items.last else { break }
+            received.append(payload)
+        }
+        #expect(received == expected)
+        #expect(try Self.clientList(writer).contains("sub-lag=0"))
+    }
+
+    @Test("Fifty forced disconnects under writes: resumed by token, 0 events lost and 0 out of order against the log")
+    func disconnectsUnderWrites() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let setup = try server.client()
+        _ = try setup.command("GRAPH.QUERY", "g", "CREATE (:Seed)")
+        let start = try ChangeFeedTests.token(setup)
+        let stop = Atomic<Bool>(false)
+        let port = server.port
+        let writerDone = DispatchSemaphore(value: 0)
+        let writerThread = Thread {
+            defer { writerDone.signal() }
+            guard let writer = try? RESPTestClient(port: port) else { return }
+            var k = 0
+            while !stop.load(ordering: .relaxed) && k < 20_000 {
+                // Three events a commit, so that a cut can fall inside one.
+                var batch: [UInt8] = []
+                for _ in 0..<10 {
+                    batch += RESPTestClient.encode(["GRAPH.QUERY", "g", "UNWIND range(1, 3) AS i CREATE (:N {k: \(k), i: i})"])
+                    k += 1
+                }
+                guard (try? writer.send(batch)) != nil else { return }
+                for _ in 0..<10 { guard (try? writer.readReply()) != nil else { return } }
+            }
+        }
+        writerThread.start()
+        var complete = start            // the last commit received whole
+        var kept: [String] = []         // events of commits up to `complete`
+        var partial: (token: String, events: [String])? = nil
+        for cut in 0..<50 {
+            let subscriber = try server.client()
+            _ = try subscriber.command("SUBSCRIBE", "graphd:g:changes@\(complete)")
+            // Read a varying number of messages, then drop the connection mid-stream.
+            for _ in 0..<(5 + (cut * 7) % 40) {
+                let message = try subscriber.readReply()
+                let payload = ChangeFeedTests.json(message)
+                guard let token = payload["token"] as? String, case .array(let items) = message,
+                      case .bulk(let text)? = items.last else { continue }
+                if payload["type"] as? String == "position" || payload["type"] as? String == "reset" {
+                    #expect(payload["type"] as? String == "position")
+                    continue
+                }
+                if partial?.token != token {
+                    if let done = partial { kept += done.events; complete = done.token }
+                    partial = (token, [])
+                }
+                partial!.events.append(text)
+            }
+            partial = nil  // resumed from `complete`, its events come again
+        }
+        stop.store(true, ordering: .relaxed)
+        writerDone.wait()
+        let end = try ChangeFeedTests.token(setup)
+        let log = try Self.pulled(setup, since: start, through: end)
+        #expect(kept.count > 0)
+        #expect(Array(log.prefix(kept.count)) == kept, "lost or reordered events")
+    }
+}
