@@ -55,6 +55,8 @@ struct ChangeFeedDeliveryTests {
         let lag = line.split(separator: " ").first { $0.hasPrefix("sub-lag=") }.map { Int($0.dropFirst(8)) ?? -1 } ?? -1
         let held = line.split(separator: " ").first { $0.hasPrefix("omem=") }.map { Int($0.dropFirst(5)) ?? -1 } ?? -1
         #expect(lag > 0, "\(line)")
+        guard case .bulk(let info) = try writer.command("INFO", "clients") else { Issue.record("no INFO"); return }
+        #expect(info.contains("feed_subscriptions:1") && info.contains("feed_subscriptions_behind:1"), "\(info)")
         #expect(held >= 0 && held <= FeedSubscriptions.outputBudget + FeedSubscriptions.refillWater + 64 * 1024, "\(line)")
         let expected = try Self.pulled(writer, since: start, through: end)
         #expect(expected.count == commits * perCommit)

@@ -65,7 +65,10 @@ enum ServerInfo {
                     "uptime_in_days:\(uptime / 86400)"]
         case "clients":
             return ["# Clients",
-                    "connected_clients:\(statistics.connectedClients.load(ordering: .relaxed))"]
+                    "connected_clients:\(statistics.connectedClients.load(ordering: .relaxed))",
+                    "feed_subscriptions:\(statistics.feedSubscriptions.load(ordering: .relaxed))",
+                    "feed_subscriptions_behind:\(statistics.feedSubscriptionsBehind.load(ordering: .relaxed))",
+                    "feed_closed_past_retention:\(statistics.feedClosedPastRetention.load(ordering: .relaxed))"]
         case "memory":
             let rss = residentBytes()
             return ["# Memory",

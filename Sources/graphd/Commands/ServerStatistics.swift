@@ -37,6 +37,8 @@ final class ServerStatistics: Sendable {
     let feedSubscriptions = Atomic<Int>(0)
     /// Those of them behind (refilled from the ring or the log as their sockets drain).
     let feedSubscriptionsBehind = Atomic<Int>(0)
+    /// Subscribers closed because they fell behind past the retained log.
+    let feedClosedPastRetention = Atomic<Int>(0)
     let startedAt = ContinuousClock.now
 
     /// Calls and total time per command name, for INFO commandstats.

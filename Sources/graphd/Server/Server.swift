@@ -917,6 +917,7 @@ final class Server: @unchecked Sendable {
         }
         for target in outcome.closing {
             guard let slot = slots[target] else { continue }
+            context.statistics.feedClosedPastRetention.add(1, ordering: .relaxed)
             if target == refilling { actions += slot.connection.stop() } else { perform(slot.connection.stop(), token: target, slot: slot) }
             if !touched.contains(target) { touched.append(target) }
         }
