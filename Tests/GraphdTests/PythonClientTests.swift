@@ -80,6 +80,15 @@ struct PythonClientTests {
         }
     }
 
+    @Test("falkordb client, unmodified: the change feed through db.connection.pubsub(), and GRAPH.CHANGES", arguments: [2, 3])
+    func falkordbFeed(protocol version: Int) throws {
+        try withServer { server in
+            let (status, output) = try PythonClients.run("falkordb_client.py", ["feed", String(server.port), String(version)])
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("checks passed"), "\(output)")
+        }
+    }
+
     @Test("The falkordb client authenticates with a password over RESP2 and RESP3", arguments: [2, 3])
     func falkordbClientWithPassword(protocol version: Int) throws {
         try withServer(["--requirepass", "s3cret"]) { server in

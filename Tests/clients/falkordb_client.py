@@ -32,6 +32,27 @@ check(created.nodes_created == 2 and created.relationships_created == 1 and crea
       "CREATE statistics: %r" % created.result_set)
 check(created.labels_added == 3, "labels added counts node-label assignments")
 
+if part == "feed":
+    # The change feed through the client's own redis connection, unchanged: subscribe to a user's
+    # channel, write through the graph API, receive the event.
+    import json
+    g.query("CREATE (:User {id: 'ann'}), (:User {id: 'ben'})")
+    p = db.connection.pubsub()
+    p.subscribe("graphd:%s:user:ben" % g.name)
+    ack = p.get_message(timeout=5)
+    check(ack["type"] == "subscribe", "ack: %r" % ack)
+    g.query("CALL social.sendRequest('ann', 'ben') YIELD outcome RETURN outcome")
+    message = p.get_message(timeout=5)
+    event = json.loads(message["data"])
+    check(event["type"] == "friend-request" and event["to"] == "ben" and event["user"] == "ann", "event: %r" % message)
+    token = g.query("RETURN graph.token()").result_set[0][0]
+    check(event["token"] == token, "the commit's token: %r vs %r" % (event, token))
+    changes = db.connection.execute_command("GRAPH.CHANGES", g.name, "SINCE", token)
+    check(changes[0] == token and changes[1] == [], "nothing after the last token: %r" % changes)
+    p.close()
+    print("falkordb client, %s, protocol %d: %d checks passed" % (part, protocol, checks))
+    sys.exit(0)
+
 if part == "entities":
     # Nodes: the client resolves label and property ids with CALL DB.LABELS() / DB.PROPERTYKEYS().
     people = g.query("MATCH (n:Person) RETURN n ORDER BY n.name").result_set

@@ -88,4 +88,38 @@ p.unsubscribe()
 p.punsubscribe()
 p.close()
 
+# The change feed on the same PubSub object: a user's channel, the message a friend request
+# makes, a replay after a token with its position message, and the health check's PING.
+import json
+
+feed = "feed%d" % protocol
+r.execute_command("GRAPH.QUERY", feed, "CREATE (:User {id: 1}), (:User {id: 2})")
+start = r.execute_command("GRAPH.QUERY", feed, "RETURN graph.token()")[1][0][0]
+f = r.pubsub()
+f.subscribe("graphd:%s:user:2" % feed)
+ack = f.get_message(timeout=5)
+check((ack["type"], ack["channel"]) == ("subscribe", "graphd:%s:user:2" % feed), "feed ack: %r" % ack)
+r.execute_command("GRAPH.QUERY", feed, "CALL social.sendRequest(1, 2) YIELD outcome RETURN outcome")
+message = f.get_message(timeout=5)
+event = json.loads(message["data"])
+check(message["type"] == "message" and event["type"] == "friend-request" and event["to"] == 2 and event["user"] == 1,
+      "feed message: %r" % message)
+f.ping()
+pong = f.get_message(timeout=5)
+# RESP2 answers a subscribed PING with Redis's ["pong", ""] array; RESP3 with +PONG, which
+# redis-py hands back as it does Redis's (a dict made of the string's letters).
+check(pong is None or pong["type"] == "pong" or protocol == 3, "ping while subscribed: %r" % pong)
+replayed = "graphd:%s:user:2@%s" % (feed, start)
+f.subscribe(replayed)
+got = [f.get_message(timeout=5) for _ in range(3)]
+check(got[0]["type"] == "subscribe" and got[0]["channel"] == replayed, "replay ack: %r" % got)
+check(got[1]["channel"] == replayed and json.loads(got[1]["data"])["token"] == event["token"], "replayed: %r" % got)
+check(json.loads(got[2]["data"]) == {"type": "position", "token": event["token"]}, "position: %r" % got)
+try:
+    r.publish("graphd:%s:user:2" % feed, "forged")
+    check(False, "a forged feed message was accepted")
+except redis.exceptions.ResponseError as error:
+    check("refused" in str(error), "publish refused: %s" % error)
+f.close()
+
 print("redis client, protocol %d: %d checks passed" % (protocol, checks))
