@@ -29,7 +29,9 @@ private func readmeSession() throws -> [(command: String, output: [String])] {
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
         if line.hasPrefix("```") { inBlock.toggle(); current = nil; continue }
         guard inBlock else { continue }
-        if line.hasPrefix("$ redis-cli ") {
+        if line.hasPrefix("$ redis-cli "), line.contains(" SUBSCRIBE ") {
+            current = nil   // it runs until interrupted: readmeSubscribe runs it beside the session
+        } else if line.hasPrefix("$ redis-cli ") {
             session.append((String(line.dropFirst(2)), []))
             current = session.count - 1
         } else if line.hasPrefix("$ ") {
@@ -39,6 +41,24 @@ private func readmeSession() throws -> [(command: String, output: [String])] {
         }
     }
     return session
+}
+
+/// The README's `redis-cli … SUBSCRIBE` example with the output it shows.
+private func readmeSubscription() throws -> (command: String, output: [String])? {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+    var found: (command: String, output: [String])?
+    var inBlock = false
+    for line in try String(contentsOf: readme, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("```") {
+            inBlock.toggle()
+            if found != nil && !inBlock { return found }
+            continue
+        }
+        if inBlock, line.hasPrefix("$ redis-cli "), line.contains(" SUBSCRIBE ") { found = (String(line.dropFirst(2)), []) }
+        else if inBlock, found != nil, !line.isEmpty { found!.output.append(String(line)) }
+    }
+    return found
 }
 
 /// Execution times differ from run to run.
@@ -106,5 +126,49 @@ struct EndToEndRedisCLITests {
             if lines != expected { usleep(10_000) }
         }
         #expect(lines == expected)
+    }
+
+    @Test("The README's redis-cli SUBSCRIBE to a user's channel prints the event the README's write makes",
+          .enabled(if: redisCLIPath() != nil, "redis-cli is not installed"))
+    func readmeSubscribe() throws {
+        guard let (command, expected) = try readmeSubscription() else { Issue.record("no SUBSCRIBE in README.md"); return }
+        let directory = try TemporaryDirectory("graphd-cli-feed")
+        defer { directory.remove() }
+        let server = try GraphdProcess(dataDirectory: directory.path + "/data")
+        defer { server.kill9() }
+        let client = try server.client()
+        let session = try readmeSession()
+        // The README's session up to the write the subscriber hears (the graph it starts from).
+        guard let write = session.firstIndex(where: { $0.command.contains("SET u.name") }) else { Issue.record("no write"); return }
+        for (line, _) in session[..<write] {
+            guard let arguments = InlineSplitter.split(Array(line.utf8))?.map({ String(decoding: $0, as: UTF8.self) }) else { continue }
+            try client.send(RESPTestClient.encode(Array(arguments.dropFirst(3))))
+            _ = try client.readReply()
+        }
+        var arguments = InlineSplitter.split(Array(command.utf8))!.map { String(decoding: $0, as: UTF8.self) }.dropFirst()
+        if let p = arguments.firstIndex(of: "-p") { arguments[p + 1] = String(server.port) }
+        let outputPath = directory.path + "/subscribe.out"
+        let subscriber = try ChildProcess(executable: redisCLIPath()!, arguments: ["--no-raw"] + arguments, outputPath: outputPath)
+        defer { subscriber.send(SIGKILL); _ = subscriber.wait() }
+        var subscribed = false
+        for _ in 0..<500 where !subscribed {
+            subscribed = try client.command("PUBSUB", "NUMSUB", "graphd:social:user:2") == .array([.bulk("graphd:social:user:2"), .integer(1)])
+            if !subscribed { usleep(10_000) }
+        }
+        #expect(subscribed)
+        let writeArguments = InlineSplitter.split(Array(session[write].command.utf8))!.map { String(decoding: $0, as: UTF8.self) }
+        try client.send(RESPTestClient.encode(Array(writeArguments.dropFirst(3))))
+        _ = try client.readReply()
+        // Tokens and times differ from run to run.
+        func normalizedEvent(_ line: String) -> String {
+            line.replacingOccurrences(of: #"token\\":\\"[0-9a-f]+-"#, with: "token\\\":\\\"H-", options: .regularExpression)
+                .replacingOccurrences(of: #"at\\":\\"[^\\]+"#, with: "at\\\":\\\"T", options: .regularExpression)
+        }
+        var lines: [String] = []
+        for _ in 0..<500 where lines.count < expected.count {
+            lines = ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.count < expected.count { usleep(10_000) }
+        }
+        #expect(lines.map(normalizedEvent) == expected.map(normalizedEvent))
     }
 }
