@@ -217,6 +217,11 @@ final class ChangeFeed: Sendable {
             let feed = state.feed(graph)
             let before = feed.listeners
             feed.listeners = max(0, feed.listeners + delta)
+            if feed.listeners == 0, feed.store == nil, feed.waiters.isEmpty, !feed.attaching {
+                // A graph that does not exist keeps no entry (clients may name any number of them).
+                state.graphs[graph] = nil
+                return
+            }
             if (before == 0) != (feed.listeners == 0) { scheduleAttachment(graph, feed) }
         }
     }

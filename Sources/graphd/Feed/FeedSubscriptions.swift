@@ -393,8 +393,6 @@ struct FeedSubscriptions {
         }
     }
 
-    /// Subscriptions, and those behind (INFO).
-    var counts: (subscriptions: Int, behind: Int) {
-        (byConnection.values.reduce(0) { $0 + $1.count }, graphs.values.reduce(0) { $0 + $1.behind.count })
-    }
+    /// Subscriptions behind (INFO): O(graphs subscribed to).
+    var behindCount: Int { graphs.values.reduce(0) { $0 + $1.behind.count } }
 }

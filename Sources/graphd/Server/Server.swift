@@ -979,7 +979,7 @@ final class Server: @unchecked Sendable {
     }
 
     private func updateFeedStatistics() {
-        context.statistics.feedSubscriptionsBehind.store(feedSubscriptions.counts.behind, ordering: .relaxed)
+        context.statistics.feedSubscriptionsBehind.store(feedSubscriptions.behindCount, ordering: .relaxed)
     }
 
     /// `CLIENT LIST`: one line per connection, Redis's fields with the feed's `sub-lag`.
