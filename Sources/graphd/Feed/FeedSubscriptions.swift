@@ -294,9 +294,8 @@ struct FeedSubscriptions {
                 switch ring(subscription.channel.graph, state.generation, cursor, Self.refillBatch) {
                 case .commits(let commits) where !commits.isEmpty:
                     queued += apply(commits, to: subscription, state, &outcome, connections)
-                case .commits:
-                    subscription.cursor = state.delivered  // nothing newer than the cursor exists
-                case .needsLog, .gone:
+                case .commits, .needsLog, .gone:
+                    // Not in the ring: the store decides (its log, or that they are gone).
                     subscription.readingLog = true
                     outcome.logReads.append((subscription, cursor))
                 }
@@ -318,7 +317,12 @@ struct FeedSubscriptions {
         case .commits(let commits) where !commits.isEmpty:
             _ = apply(commits, to: subscription, state, &outcome, connections)
         case .commits, .needsLog:
-            subscription.cursor = max(after, state.delivered)
+            // Delivered commits the store no longer has (a log cut back after a failed fsync):
+            // never a silent gap, a reset.
+            subscription.positionAt = nil
+            subscription.cursor = nil
+            state.behind.removeAll { $0 === subscription }
+            outcome.frames.append((subscription.connection, frame(subscription, ChangePayload.reset(state.token), connections)))
         case .gone:
             if subscription.positionAt != nil {
                 // An `@token` replay the log can no longer give: reset, then live.

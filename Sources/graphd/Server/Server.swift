@@ -945,7 +945,15 @@ final class Server: @unchecked Sendable {
             let outcome = feedSubscriptions.deliver(graph, generation: generation, commits: commits, through: through,
                                                     connections: feedConnections)
             if !outcome.isEmpty { apply(outcome) }
+            wakeLoopIfNeeded()
         }
+    }
+
+    /// After feed work on another thread: a connection whose output drained may have started its
+    /// next command and left it for a loop thread (`pendingInline`) or its next turn (`backlog`);
+    /// the leader may be asleep in epoll, so wake it.
+    private func wakeLoopIfNeeded() {
+        if pendingInline != nil || !backlog.isEmpty { wakeUp.signal() }
     }
 
     /// Reads commits after `after` for a subscription behind past the ring, on a worker; queues
@@ -962,6 +970,7 @@ final class Server: @unchecked Sendable {
                 apply(outcome)
                 // Go on refilling while the socket takes it.
                 if let slot = slots[subscription.connection] { settle(token: subscription.connection, slot: slot) }
+                wakeLoopIfNeeded()
             }
         }
     }
