@@ -82,6 +82,10 @@ import GraphTestSupport
                 live = store.read { Self.allVersions($0) }
                 token = store.token()
             }
+            // The snapshot keeps the time of its last commit: times after it still place.
+            let snapshot = try SnapshotReader(fileSystem: PosixFileSystem()).read(path: data + "/graphs/g/snapshot-00000002.gsnap", number: 2)
+            #expect(snapshot.lastSequence == 7 && snapshot.lastCommitTime > 0)
+            #expect(snapshot.graph.changeVersions.version(of: NodeID(rawValue: 2), RelationshipTypeID(rawValue: 0), .incoming) == 7)
             let directory = try openData(data)
             let store = try #require(try directory.graph(named: "g"))
             #expect(store.read { Self.allVersions($0) } == live)

@@ -16,7 +16,7 @@ enum BenchMain {
       executor   expand + count grouped by node without the rules: the batched and the row executor beside the kernel
       hostile    a victim's reads timed against a running graphd while attackers try to hurt it, one kind a phase
       search     people search: index build, memory, global and social typeahead, checked against a brute force
-      changes    change feed: a commit's way to a subscriber over loopback, beside Redis's PUBLISH → subscriber
+      changes    cache validation: changedSince checked over random social operations, and its time; with --port the change feed's latency
     `graphd-bench <command> --help` lists the command's flags.
     """
 
