@@ -9,6 +9,9 @@
 //   graphd write → reply   the same write's reply (the part of the above a client sees anyway)
 //   graphd PUBLISH         PUBLISH → message on graphd's plain Pub/Sub (its transport alone)
 //   redis PUBLISH          the same on a real Redis (--redis-port)
+// With --idle-subscribers N, N more connections each subscribe to a user channel of the graph
+// first (no event is for them): the server's RSS growth per idle subscriber is reported, and the
+// latencies are measured with them connected.
 // Run graphd with --fsync everysec, so that the figure is the feed's and not the disk's.
 
 import Glibc
@@ -17,8 +20,10 @@ import Glibc
 enum ChangeFeedLatency {
     static let graph = "changes_feed_bench"
 
-    static func run(port: Int, redisPort: Int?, events: Int) throws -> Bool {
+    static func run(port: Int, redisPort: Int?, events: Int, idleSubscribers: Int = 0) throws -> Bool {
         var rows: [(String, LatencySummary)] = []
+        let idle = try IdleSubscribers(port: port, graph: graph, count: idleSubscribers)
+        defer { idle.close() }
 
         let (arrival, reply) = try feed(port: port, graph: graph, events: events)
         rows.append(("graphd write → event", arrival))
@@ -26,7 +31,11 @@ enum ChangeFeedLatency {
         rows.append(("graphd PUBLISH → message", try publish(port: port, events: events)))
         if let redisPort { rows.append(("redis PUBLISH → message", try publish(port: redisPort, events: events))) }
 
-        print("graphd-bench changes: \(events) events each, closed loop, one subscriber, loopback")
+        print("graphd-bench changes: \(events) events each, closed loop, one subscriber, loopback"
+              + (idleSubscribers > 0 ? ", \(idleSubscribers) idle subscribers connected" : ""))
+        if idleSubscribers > 0 {
+            print("idle subscribers: \(idleSubscribers), graphd RSS +\(idle.rssGrowth) bytes, \(idle.rssGrowth / idleSubscribers) B each")
+        }
         print("| path | p50 | p95 | p99 | max |")
         print("|---|---|---|---|---|")
         for (name, s) in rows {
@@ -40,9 +49,7 @@ enum ChangeFeedLatency {
 
     /// Write → event and write → reply, `events` times.
     static func feed(port: Int, graph: String, events: Int) throws -> (LatencySummary, LatencySummary) {
-        let writer = try RESPClient(port: port), subscriber = try RESPClient(port: port)
-        _ = try writer.call(["GRAPH.DELETE", graph])
-        _ = try writer.call(["GRAPH.QUERY", graph, "CREATE (:Seed)"])
+        let writer = try RESPClient(port: port), subscriber = try RESPClient(port: port)  // the graph: IdleSubscribers made it
         try subscriber.sendRaw(RESPClient.encode(["SUBSCRIBE", "graphd:\(graph):changes"]))
         _ = try subscriber.readReply()
         var arrivals: [UInt64] = [], replies: [UInt64] = []
@@ -88,4 +95,62 @@ enum ChangeFeedLatency {
         }
         return LatencySummary(nanoseconds: samples)
     }
+}
+
+/// Connections that each subscribe to one user channel and then only wait (raw sockets: a
+/// RESPClient's 64 KB buffer each would make the harness the memory hog).
+final class IdleSubscribers {
+    private var descriptors: [Int32] = []
+    /// How much graphd's RSS grew while they subscribed (INFO memory).
+    private(set) var rssGrowth = 0
+
+    init(port: Int, graph: String, count: Int) throws {
+        let control = try RESPClient(port: port)
+        _ = try control.call(["GRAPH.DELETE", graph])
+        _ = try control.call(["GRAPH.QUERY", graph, "CREATE (:Seed)"])
+        guard count > 0 else { return }
+        let before = try Self.rss(control)
+        let subscribed = try Self.feedSubscriptions(control)
+        for i in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw RESPClientError(description: "socket(): errno \(errno)") }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let rc = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard rc == 0 else { Glibc.close(fd); throw RESPClientError(description: "connect: errno \(errno) after \(i) subscribers") }
+            descriptors.append(fd)
+            let request = RESPClient.encode(["SUBSCRIBE", "graphd:\(graph):user:\(1_000_000 + i)"])
+            guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
+                throw RESPClientError(description: "send failed after \(i) subscribers")
+            }
+        }
+        // Wait (bounded) until the server holds them all, then measure.
+        let deadline = nowNanoseconds() + 60_000_000_000
+        while try Self.feedSubscriptions(control) < subscribed + count {
+            guard nowNanoseconds() < deadline else { throw RESPClientError(description: "the subscriptions were not all made in 60 s") }
+            usleep(10_000)  // polling a condition, with a deadline
+        }
+        rssGrowth = try Self.rss(control) - before
+    }
+
+    func close() {
+        for fd in descriptors { Glibc.close(fd) }
+        descriptors = []
+    }
+
+    private static func info(_ client: RESPClient, _ section: String, _ field: String) throws -> Int {
+        guard case .bulk(let text?) = try client.call(["INFO", section]),
+              let line = text.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix(field + ":") }),
+              let value = Int(line.dropFirst(field.count + 1)) else {
+            throw RESPClientError(description: "INFO \(section) has no \(field)")
+        }
+        return value
+    }
+
+    private static func rss(_ client: RESPClient) throws -> Int { try info(client, "memory", "used_memory_rss") }
+    private static func feedSubscriptions(_ client: RESPClient) throws -> Int { try info(client, "clients", "feed_subscriptions") }
 }
