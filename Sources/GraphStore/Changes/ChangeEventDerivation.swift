@@ -225,51 +225,47 @@ private struct RecordReader {
         return out
     }
 
-    /// event-created, event-invited and event-updated, event by event in record order.
+    /// event-created, event-invited and event-updated, event by event in record order. Linear in
+    /// the record and the events' guest lists (a bulk record may hold a million relationships).
     private func eventEvents() -> [SocialEvent] {
-        let guestTypes = [schema.hosts, schema.invited, schema.attending].compactMap { $0 }
+        let guestTypes = Set([schema.hosts, schema.invited, schema.attending].compactMap { $0 })
         guard !guestTypes.isEmpty || schema.event != nil else { return [] }
+        // The record's HOSTS/INVITED/ATTENDING, by event.
+        var created: [NodeID: [Relationship]] = [:], deleted: [NodeID: [Relationship]] = [:]
+        for r in createdRelationships where guestTypes.contains(r.type) { created[r.end, default: []].append(r) }
+        for r in deletedRelationships where guestTypes.contains(r.type) { deleted[r.end, default: []].append(r) }
         var order: [NodeID] = []
         var seen: Set<NodeID> = []
         func note(_ e: NodeID) { if seen.insert(e).inserted { order.append(e) } }
         // Which events the record touched, in the order it touched them.
         for change in changes {
-            if let node = change.node, let label = schema.event, isEvent(node, label: label) { note(node) }
+            if let node = change.node, let label = schema.event,
+               labels(node).contains(label) || (deletedNodes.contains(node) && deleted[node] != nil) { note(node) }
             if let r = change.relationship, guestTypes.contains(r.type) { note(r.end) }
         }
         var out: [SocialEvent] = []
         for e in order {
             let event = ref(e)
             // Guests invited by this record hear event-invited, not event-updated.
-            var invited: [NodeID] = []
-            for r in createdRelationships where r.type == schema.invited && r.end == e && !invited.contains(r.start) {
-                invited.append(r.start)
-            }
+            var invited: [NodeID] = [], invitedSet: Set<NodeID> = []
+            for r in created[e] ?? [] where r.type == schema.invited && invitedSet.insert(r.start).inserted { invited.append(r.start) }
             for guest in invited { out.append(SocialEvent(type: .eventInvited, to: ref(guest), event: event)) }
-            var audience: [NodeID] = []
-            func add(_ n: NodeID) { if !audience.contains(n) && !invited.contains(n) { audience.append(n) } }
+            var audience: [NodeID] = [], inAudience = invitedSet
+            func add(_ n: NodeID) { if inAudience.insert(n).inserted { audience.append(n) } }
             // Host first, then guests, as the graph has them now; then whoever the record removed.
             if !deletedNodes.contains(e) && graph.contains(e) {
-                for type in guestTypes {
+                for type in [schema.hosts, schema.invited, schema.attending].compactMap({ $0 }) {
                     for guest in graph.adjacency(of: e, type: type, direction: .incoming) { add(guest) }
                 }
             }
-            for r in createdRelationships where r.end == e && guestTypes.contains(r.type) { add(r.start) }
-            for r in deletedRelationships where r.end == e && guestTypes.contains(r.type) { add(r.start) }
-            let created = createdNodes[e] != nil && !deletedNodes.contains(e)
-            let type: SocialEventType = created ? .eventCreated : .eventUpdated
+            for r in created[e] ?? [] { add(r.start) }
+            for r in deleted[e] ?? [] { add(r.start) }
+            let isNew = createdNodes[e] != nil && !deletedNodes.contains(e)
+            let type: SocialEventType = isNew ? .eventCreated : .eventUpdated
             // A created event's only news beyond invitations is its creation; an event whose only
             // change was invitations still changed its guest list for everyone else.
             for n in audience { out.append(SocialEvent(type: type, to: ref(n), event: event)) }
         }
         return out
-    }
-
-    private func isEvent(_ node: NodeID, label: LabelID) -> Bool {
-        if labels(node).contains(label) { return true }
-        // A deleted node's labels are gone: an end of HOSTS/INVITED/ATTENDING deleted with it was an event.
-        guard deletedNodes.contains(node) else { return false }
-        let guestTypes = [schema.hosts, schema.invited, schema.attending].compactMap { $0 }
-        return deletedRelationships.contains { $0.end == node && guestTypes.contains($0.type) }
     }
 }
