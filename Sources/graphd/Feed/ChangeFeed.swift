@@ -40,6 +40,8 @@ enum FeedRead: Sendable {
 final class ChangeFeed: Sendable {
     /// Derived commits kept in memory per graph for replay and catch-up; older ones come from the log.
     static let ringCommits = 4096
+    /// …and at most this many events in them (older commits are read back from the log).
+    static let ringEvents = 200_000
 
     private final class GraphFeed: @unchecked Sendable {
         // @unchecked: touched only under ChangeFeed.state.
@@ -58,14 +60,22 @@ final class ChangeFeed: Sendable {
         var listeners = 0
         var waiters: [DispatchSemaphore] = []
 
+        /// Events held in `ring[ringHead...]`.
+        var ringEvents = 0
+
         var ringCount: Int { ring.count - ringHead }
         func append(_ commit: DerivedCommit) {
             if let last = ring.last, ringCount > 0, last.sequence + 1 != commit.sequence { clearRing() }
             ring.append(commit)
-            if ringCount > ChangeFeed.ringCommits { ringHead += 1 }
+            ringEvents += commit.social.count + commit.changes.count
+            // Bounded in commits and in events (one bulk commit can hold a million), newest kept.
+            while ringCount > 1 && (ringCount > ChangeFeed.ringCommits || ringEvents > ChangeFeed.ringEvents) {
+                ringEvents -= ring[ringHead].social.count + ring[ringHead].changes.count
+                ringHead += 1
+            }
             if ringHead > ChangeFeed.ringCommits { ring.removeFirst(ringHead); ringHead = 0 }
         }
-        func clearRing() { ring.removeAll(); ringHead = 0 }
+        func clearRing() { ring.removeAll(); ringHead = 0; ringEvents = 0 }
         func wakeWaiters() {
             for waiter in waiters { waiter.signal() }
             waiters = []
