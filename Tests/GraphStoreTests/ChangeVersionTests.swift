@@ -235,3 +235,47 @@ import GraphTestSupport
         }
     }
 }
+
+@Suite struct OlderSnapshotTests {
+    /// `bytes` (a version 2 snapshot) as version 1 wrote it: the change sections left out.
+    static func versionOne(_ bytes: [UInt8]) -> [UInt8] {
+        var sections: [UInt8] = []
+        var offset = SnapshotFormat.headerLength
+        while offset < bytes.count {
+            let length = Int(bytes.littleEndian(UInt64.self, at: offset + 8))
+            let end = offset + SnapshotFormat.sectionHeaderLength + length
+            if bytes[offset] != SnapshotFormat.SectionKind.changeClock.rawValue,
+               bytes[offset] != SnapshotFormat.SectionKind.changeVersions.rawValue {
+                sections += bytes[offset..<end]
+            }
+            offset = end
+        }
+        var header = SnapshotFormat.header(number: bytes.littleEndian(UInt64.self, at: 16),
+                                           lastSequence: bytes.littleEndian(UInt64.self, at: 24),
+                                           fileLength: SnapshotFormat.headerLength + sections.count)
+        header[8] = 1
+        header.replaceSubrange(44..<48, with: withUnsafeBytes(of: CRC32C.checksum(header[0..<44]).littleEndian, Array.init))
+        return header + sections
+    }
+
+    @Test func aVersionOneSnapshotLoadsWithEveryVersionAtItsLastSequence() throws {
+        try withTemporaryDirectory { data in
+            do {
+                let directory = try openData(data)
+                let store = try directory.createGraph(named: "g")
+                try addUsers(store, 0..<4)
+                try store.compact()
+            }
+            let path = data + "/graphs/g/snapshot-00000002.gsnap"
+            try writeFileBytes(path, Self.versionOne(try fileBytes(path)))
+            let directory = try openData(data)
+            let store = try #require(try directory.graph(named: "g"))
+            #expect(userIDs(store) == [0, 1, 2, 3])
+            store.read { g in
+                #expect(g.changeVersions.floor == 4)
+                #expect(g.changeVersions.changed(NodeID(rawValue: 0), after: .sequence(3)))
+                #expect(!g.changeVersions.changed(NodeID(rawValue: 0), after: .sequence(4)))
+            }
+        }
+    }
+}

@@ -43,19 +43,6 @@ enum ChangesCommand {
 
     // MARK: the property check
 
-    /// A seeded generator (SplitMix64).
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// A category's data read straight from the graph: what an app would have cached.
     static func answer(_ category: ChangeCategory, of u: NodeID, in g: Graph, _ s: SocialSchema) -> [String] {
         func node(_ n: NodeID) -> String { "\(n.rawValue)\(g.labels(of: n).map(\.rawValue))\(g.properties(of: n).map { "\($0.key.rawValue)=\($0.value)" }.sorted())" }
@@ -92,7 +79,7 @@ enum ChangesCommand {
 
     static func propertyCheck(ops: Int, users userCount: Int, events eventCount: Int, seed: UInt64) throws -> Bool {
         let store = GraphStore.inMemory()
-        var random = Random(state: seed)
+        var random = SearchRandom(seed: seed)
         let (users, events) = try store.write { g -> ([NodeID], [NodeID]) in
             let user = g.internLabel("User"), event = g.internLabel("Event"), id = g.internPropertyKey("id")
             for name in ["FRIEND", "FRIEND_REQUEST", "BLOCKED", "HOSTS", "INVITED", "ATTENDING"] { _ = g.internRelationshipType(name) }
@@ -107,7 +94,7 @@ enum ChangesCommand {
         let vip = store.read { $0.labelID(named: "VIP")! }
         // Friendships cluster (a user's friends are mostly near it), so categories overlap as in
         // a social graph; a tenth of the ties go anywhere.
-        func partner(_ a: Int) -> Int { random.below(10) == 0 ? random.below(userCount) : (a + 1 + random.below(40)) % userCount }
+        func partner(_ a: Int) -> Int { random.next(10) == 0 ? random.next(userCount) : (a + 1 + random.next(40)) % userCount }
 
         struct Checkpoint { var token: ChangeToken; var answers: [(NodeID, [[String]])] }
         var checkpoints: [Checkpoint] = []
@@ -117,42 +104,42 @@ enum ChangesCommand {
         let started = nowNanoseconds()
         for step in 0..<ops {
             try store.write { g in
-                let i = random.below(userCount)
+                let i = random.next(userCount)
                 // Each user ties to the ten events near its place, so events have dozens of guests.
-                let a = users[i], b = users[partner(i)], e = events[(i * eventCount / userCount + random.below(10)) % eventCount]
-                switch random.below(12) {
+                let a = users[i], b = users[partner(i)], e = events[(i * eventCount / userCount + random.next(10)) % eventCount]
+                switch random.next(12) {
                 case 0, 1, 2:
-                    let type = userTypes[random.below(userTypes.count)]
+                    let type = userTypes[random.next(userTypes.count)]
                     if let r = g.relationships(of: type, from: a, to: b).first { try g.deleteRelationship(r) }
                     else if a != b { _ = try g.createRelationship(type: type, from: a, to: b, properties: []) }
                 case 3, 4:
-                    let type = eventTypes[random.below(eventTypes.count)]
+                    let type = eventTypes[random.next(eventTypes.count)]
                     if let r = g.relationships(of: type, from: a, to: e).first { try g.deleteRelationship(r) }
                     else { _ = try g.createRelationship(type: type, from: a, to: e, properties: []) }
-                case 5: try g.setProperty(name, to: .string("n\(random.below(5))"), of: a)
-                case 6: try g.setProperty(name, to: .string("e\(random.below(5))"), of: e)
+                case 5: try g.setProperty(name, to: .string("n\(random.next(5))"), of: a)
+                case 6: try g.setProperty(name, to: .string("e\(random.next(5))"), of: e)
                 case 7: if g.labels(of: a).contains(vip) { try g.removeLabel(vip, from: a) } else { try g.addLabel(vip, to: a) }
                 case 8, 9:
                     let types = userTypes + eventTypes
-                    let type = types[random.below(types.count)]
+                    let type = types[random.next(types.count)]
                     if let step = g.steps(of: a, type: type, direction: .outgoing).first {
-                        try g.setProperty(since, to: .integer(Int64(random.below(3))), of: Relationship(id: step.relationship, type: type, start: a, end: step.neighbor))
+                        try g.setProperty(since, to: .integer(Int64(random.next(3))), of: Relationship(id: step.relationship, type: type, start: a, end: step.neighbor))
                     }
                 default: break
                 }
             }
             if step % checkpointEvery == 0 {
                 let token = store.token()
-                let sample = (0..<watched).map { _ in users[random.below(userCount)] }
+                let sample = (0..<watched).map { _ in users[random.next(userCount)] }
                 let answers = store.read { g in sample.map { u in (u, ChangeCategory.allCases.map { answer($0, of: u, in: g, s) }) } }
                 checkpoints.append(Checkpoint(token: token, answers: answers))
-                if checkpoints.count > 64 { checkpoints.remove(at: random.below(checkpoints.count - 8)) }
+                if checkpoints.count > 64 { checkpoints.remove(at: random.next(checkpoints.count - 8)) }
             }
             guard step % checkEvery == checkEvery - 1 else { continue }
             store.read { g in
                 // The newest checkpoints most: a cache a little behind is the common case.
                 for k in 0..<4 {
-                    let checkpoint = checkpoints[k == 0 ? random.below(checkpoints.count) : max(0, checkpoints.count - k)]
+                    let checkpoint = checkpoints[k == 0 ? random.next(checkpoints.count) : max(0, checkpoints.count - k)]
                     let baseline = store.baselineHoldingLock(checkpoint.token)
                     for (u, saved) in checkpoint.answers {
                         for (c, category) in ChangeCategory.allCases.enumerated() {
