@@ -12,6 +12,9 @@
 // With --idle-subscribers N, N more connections each subscribe to a user channel of the graph
 // first (no event is for them): the server's RSS growth per idle subscriber is reported, and the
 // latencies are measured with them connected.
+// With --paused-events N: writes/s of N pipelined writes without a subscriber, then of N more
+// while one subscriber to graphd:<graph>:changes reads nothing, graphd's RSS growth meanwhile,
+// and whether that subscriber, reading again, gets all N events in order.
 // Run graphd with --fsync everysec, so that the figure is the feed's and not the disk's.
 
 import Glibc
@@ -20,7 +23,8 @@ import Glibc
 enum ChangeFeedLatency {
     static let graph = "changes_feed_bench"
 
-    static func run(port: Int, redisPort: Int?, events: Int, idleSubscribers: Int = 0) throws -> Bool {
+    static func run(port: Int, redisPort: Int?, events: Int, idleSubscribers: Int = 0, pausedEvents: Int = 0) throws -> Bool {
+        if pausedEvents > 0 { return try paused(port: port, events: pausedEvents) }
         var rows: [(String, LatencySummary)] = []
         let idle = try IdleSubscribers(port: port, graph: graph, count: idleSubscribers)
         defer { idle.close() }
@@ -97,6 +101,55 @@ enum ChangeFeedLatency {
     }
 }
 
+extension ChangeFeedLatency {
+    /// The paused-subscriber run (see the file's header); true when the subscriber got everything in order.
+    static func paused(port: Int, events: Int) throws -> Bool {
+        let control = try RESPClient(port: port), writer = try RESPClient(port: port)
+        _ = try control.call(["GRAPH.DELETE", graph])
+        _ = try control.call(["GRAPH.QUERY", graph, "CREATE (:Seed)"])
+        func write(_ first: Int) throws -> Double {
+            let start = nowNanoseconds()
+            var i = first
+            while i < first + events {
+                let n = min(200, first + events - i)
+                var batch: [UInt8] = []
+                for k in i..<(i + n) { batch += RESPClient.encode(["GRAPH.QUERY", graph, "CREATE (:N {id: \(k)})"]) }
+                try writer.sendRaw(batch)
+                for _ in 0..<n { _ = try writer.readReply() }
+                i += n
+            }
+            return Double(events) / (Double(nowNanoseconds() - start) / 1e9)
+        }
+        let start = try IdleSubscribers.rss(control)
+        let baseline = try write(0)
+        let baselineGrowth = try IdleSubscribers.rss(control) - start
+        let subscriber = try RESPClient(port: port)
+        try subscriber.sendRaw(RESPClient.encode(["SUBSCRIBE", "graphd:\(graph):changes"]))
+        _ = try subscriber.readReply()
+        let before = try IdleSubscribers.rss(control)
+        let withPaused = try write(events)
+        let after = try IdleSubscribers.rss(control)
+        var expected = events, inOrder = true
+        let resumed = nowNanoseconds()
+        for _ in 0..<events {
+            guard case .array(let items?) = try subscriber.readReply(), case .bulk(let payload?)? = items.last,
+                  payload.contains("\"id\":\(expected),") else { inOrder = false; break }
+            expected += 1
+        }
+        let drained = Double(nowNanoseconds() - resumed) / 1e9
+        _ = try control.call(["GRAPH.DELETE", graph])
+        print("graphd-bench changes, paused subscriber: \(events) writes each, pipelined 200 at a time")
+        print("| figure | value |")
+        print("|---|---|")
+        print("| writes/s, no subscriber | \(Int(baseline)) |")
+        print("| writes/s, one subscriber on changes reading nothing | \(Int(withPaused)) (\(String(format2: (1 - withPaused / baseline) * 100, decimals: 1))% fewer) |")
+        print("| graphd RSS growth, no subscriber (the graph's own) | \(baselineGrowth) bytes |")
+        print("| graphd RSS growth, one subscriber reading nothing | \(after - before) bytes |")
+        print("| events received on resuming, in order | \(expected - events) of \(events)\(inOrder ? "" : " (out of order or missing)") in \(String(format2: drained, decimals: 2)) s |")
+        return inOrder && expected == 2 * events
+    }
+}
+
 /// Connections that each subscribe to one user channel and then only wait (raw sockets: a
 /// RESPClient's 64 KB buffer each would make the harness the memory hog).
 final class IdleSubscribers {
@@ -151,6 +204,6 @@ final class IdleSubscribers {
         return value
     }
 
-    private static func rss(_ client: RESPClient) throws -> Int { try info(client, "memory", "used_memory_rss") }
+    static func rss(_ client: RESPClient) throws -> Int { try info(client, "memory", "used_memory_rss") }
     private static func feedSubscriptions(_ client: RESPClient) throws -> Int { try info(client, "clients", "feed_subscriptions") }
 }

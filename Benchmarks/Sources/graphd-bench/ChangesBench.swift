@@ -20,6 +20,7 @@ enum ChangesCommand {
         "port": "also time changedSince over RESP against the graphd listening on 127.0.0.1:PORT (it creates graph changes_bench there), and the change feed's write → event latency (ChangeFeedLatency.swift; run graphd with --fsync everysec)",
         "redis-port": "a Redis on 127.0.0.1:PORT whose PUBLISH → subscriber latency is timed beside the feed's (default none)",
         "feed-events": "events timed per feed latency figure, after 1000 of warm-up (default 20000)",
+        "paused-events": "instead of the latencies: writes/s and RSS while a subscriber reads nothing for this many commits, then its catch-up (default 0: not run)",
         "idle-subscribers": "connections each subscribed to a user channel of the feed's graph while it is timed; their RSS cost is reported (default 0)",
         "part": "all, validation (the property check and changedSince's time) or feed (the feed's latency, with --port) (default all)",
     ]
@@ -36,7 +37,8 @@ enum ChangesCommand {
         if part != "validation", let port = try options.int("port") {
             ok = try ChangeFeedLatency.run(port: port, redisPort: try options.int("redis-port"),
                                            events: try options.int("feed-events", default: 20_000),
-                                           idleSubscribers: try options.int("idle-subscribers", default: 0)) && ok
+                                           idleSubscribers: try options.int("idle-subscribers", default: 0),
+                                           pausedEvents: try options.int("paused-events", default: 0)) && ok
         }
         return ok
     }
