@@ -15,12 +15,21 @@
 //   a :User's own properties or labels changed → profile-updated to that user
 
 extension GraphStore {
-    /// The events of `records` (ascending, as published), derived under one read lock.
+    /// The events of `records` (ascending, as published), derived under the read lock a few
+    /// records at a time: a burst of thousands must not keep writers waiting for all of them.
     public func derive(_ records: [LogRecord]) -> [DerivedCommit] {
-        lock.withReadLock {
-            let history = changes.history.id
-            return records.map { graph.derive($0, history: history) }
+        var out: [DerivedCommit] = []
+        out.reserveCapacity(records.count)
+        var start = records.startIndex
+        while start < records.endIndex {
+            let end = min(start + 16, records.endIndex)
+            lock.withReadLock {
+                let history = changes.history.id
+                for record in records[start..<end] { out.append(graph.derive(record, history: history)) }
+            }
+            start = end
         }
+        return out
     }
 }
 
