@@ -18,9 +18,9 @@ enum ServerInfo {
     static let falkorDBModuleVersion: Int64 = 42201
 
     /// Every section, in the order `INFO all` prints them.
-    static let sections = ["server", "clients", "memory", "persistence", "stats", "graphs", "commandstats"]
+    static let sections = ["server", "clients", "memory", "persistence", "stats", "replication", "graphs", "commandstats"]
     /// What plain `INFO` prints (Redis leaves commandstats out of the default too).
-    static let defaultSections = ["server", "clients", "memory", "persistence", "stats", "graphs"]
+    static let defaultSections = ["server", "clients", "memory", "persistence", "stats", "replication", "graphs"]
 
     /// The INFO text for the requested section names (any case; `all`, `everything`,
     /// `default`). Unknown names contribute nothing, as in Redis.
@@ -60,6 +60,7 @@ enum ServerInfo {
                     "arch_bits:\(MemoryLayout<Int>.size * 8)",
                     "multiplexing_api:epoll",
                     "process_id:\(getpid())",
+                    "run_id:\(context.replication.runID)",
                     "tcp_port:\(context.port)",
                     "uptime_in_seconds:\(uptime)",
                     "uptime_in_days:\(uptime / 86400)"]
@@ -93,6 +94,8 @@ enum ServerInfo {
                     "client_output_limit_disconnections:\(statistics.outputLimitDisconnections.load(ordering: .relaxed))",
                     "memory_ceiling_disconnections:\(statistics.memoryCeilingDisconnections.load(ordering: .relaxed))",
                     "memory_ceiling_bytes_in_use:\(context.engine.configuration.memoryCeiling?.bytesInUse ?? 0)"]
+        case "replication":
+            return ReplicationInfo.lines(context)
         case "graphs":
             var result = ["# Graphs"]
             let names = context.dataDirectory.graphNames()

@@ -1,0 +1,4 @@
+// ReplicaLink.swift — stub.
+enum ReplicaLink {
+    static func start(context: ServerContext, generation: UInt64) {}
+}
