@@ -119,17 +119,25 @@ final class AppendLog: @unchecked Sendable {
     /// Writes `mutations` as the next record (not yet durable) and returns its sequence number.
     /// On failure nothing of the record is left in the file, and nothing changed here.
     func append(_ mutations: [Mutation]) throws(StoreError) -> UInt64 {
-        if needsTruncation {
-            // The next record's fdatasync also makes this shorter size durable.
-            try file.truncate(to: end)
-            needsTruncation = false
-            allocated = end
-        }
         let sequence = lastSequence + 1
         let record = Self.frame(MutationCodec.encode(sequence: sequence, mutations))
         guard record.count - Self.recordHeaderLength <= Self.maximumPayload else {
             throw StoreError(.io, "transaction too large for one log record (\(record.count) bytes, at most "
                              + "\(Self.maximumPayload)); split it into smaller ones", path: file.path)
+        }
+        try appendRecord(record, sequence: sequence)
+        return sequence
+    }
+
+    /// Writes `record`, already framed, as record `sequence` (the next one): a write's own
+    /// record, or one a replica received from its primary byte for byte. On failure nothing of
+    /// it is left in the file, and nothing changed here.
+    func appendRecord(_ record: [UInt8], sequence: UInt64) throws(StoreError) {
+        if needsTruncation {
+            // The next record's fdatasync also makes this shorter size durable.
+            try file.truncate(to: end)
+            needsTruncation = false
+            allocated = end
         }
         if end + record.count > allocated && record.count < Self.preallocationChunk { preallocate(through: end + record.count) }
         do {
@@ -143,7 +151,6 @@ final class AppendLog: @unchecked Sendable {
         end += record.count
         allocated = max(allocated, end)
         lastSequence = sequence
-        return sequence
     }
 
     /// Writes zeros from `allocated` to the next multiple of `preallocationChunk` past `offset`

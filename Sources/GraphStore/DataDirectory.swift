@@ -155,7 +155,9 @@ public final class DataDirectory: @unchecked Sendable {
     /// atomically; a crash leaves the old graph or the new one, never a mix. replacing:false
     /// throws StoreError(.graphExists) if the graph exists. The old store, if open, is closed
     /// (its writers get StoreError(.closed)).
-    public func installGraph(named name: String, graph: Graph, replacing: Bool) throws(StoreError) -> GraphStore {
+    /// `lastSequence`: the log continues after it (a replica's copy of its primary's graph).
+    public func installGraph(named name: String, graph: Graph, replacing: Bool,
+                             lastSequence: UInt64 = 0) throws(StoreError) -> GraphStore {
         try Self.validate(name)
         var graph = graph
         if graph.isInTransaction { graph.rollbackTransaction() }
@@ -172,7 +174,8 @@ public final class DataDirectory: @unchecked Sendable {
             try fileSystem.createDirectory(staging)
             let snapshotLength: Int
             do throws(StoreError) {
-                snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: 0, directory: staging)
+                snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: lastSequence,
+                                                                                   directory: staging)
                 try fileSystem.createDurably(staging + "/" + AppendLog.segmentFileName(1), contents: AppendLog.header(segment: 1))
                 try fileSystem.syncDirectory(graphsPath)
             } catch {
@@ -196,7 +199,7 @@ public final class DataDirectory: @unchecked Sendable {
             // The graph is in memory already: open only its (empty) log instead of reloading.
             let file = try fileSystem.open(target + "/" + AppendLog.segmentFileName(1))
             let log = AppendLog(directory: target, fileSystem: fileSystem, file: file, segment: 1,
-                                end: AppendLog.headerLength, lastSequence: 0, snapshotNumber: 1)
+                                end: AppendLog.headerLength, lastSequence: lastSequence, snapshotNumber: 1)
             let store = GraphStore.opened(name: name,
                                           recovered: RecoveredLog(graph: graph, log: log, messages: [], snapshotLength: snapshotLength),
                                           directory: target, fileSystem: fileSystem, options: options, report: report)

@@ -1,8 +1,238 @@
-// GraphStore+Replication.swift — what replication reads of a store: how far its log is
-// durable (the only records a primary ships, and a replica's acknowledged position).
+// GraphStore+Replication.swift — what replication needs of a store. On a primary: how far its
+// log is durable, the committed records after a sequence number exactly as group commit wrote
+// them (read from the retained segments, never past the durable frontier), and a full copy as
+// snapshot bytes. On a replica: appending such records after checking each one's checksum and
+// sequence and applying it, and installing a received snapshot. The record framing and the
+// checks are AppendLog's and LogRecovery's, so a replica's log is byte for byte its primary's.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a follower's reading of a log stands: the segment and offset of the record with
+/// `nextSequence`. Kept between pulls so each reads only what is new.
+public struct LogCursor: Sendable, Equatable {
+    public var segment: UInt64
+    public var offset: Int
+    public var nextSequence: UInt64
+}
+
+/// A full copy of a graph for a new or diverged replica: a snapshot file's bytes and the
+/// last sequence number it covers.
+public struct ReplicationSnapshot: Sendable {
+    public var bytes: [UInt8]
+    public var lastSequence: UInt64
+}
 
 extension GraphStore {
     /// The sequence number of the last record known durable (0: none, or an in-memory store).
     /// Records up to it survive a crash; a primary ships no record past it.
     public var durableSequence: UInt64 { storage?.commit.durablePosition.sequence ?? 0 }
+
+    /// The records after `sequence`, framed as in the log (length, CRC-32C, payload), up to
+    /// the durable frontier and about `maxBytes` (at least one record when there is one); empty
+    /// when there is nothing new. Nil when the retained segments no longer hold `sequence + 1`
+    /// (a snapshot replaced them): the follower needs a full copy. `cursor` speeds up the next call.
+    public func committedRecords(after sequence: UInt64, maxBytes: Int,
+                                 cursor: inout LogCursor?) throws(StoreError) -> [UInt8]? {
+        guard let storage else { return nil }
+        let (current, base, durable, durableEnd) = lock.withReadLock {
+            () -> (UInt64, UInt64, UInt64, Int) in
+            let position = storage.commit.durablePosition
+            return (log?.segment ?? 0, log?.snapshotNumber ?? 1, position.sequence, position.end)
+        }
+        if sequence >= durable { return sequence == durable ? [] : nil }
+        var position: LogCursor
+        if let cursor, cursor.nextSequence == sequence + 1, cursor.segment >= base, cursor.segment <= current {
+            position = cursor
+        } else if let found = try locate(sequence + 1, from: base, through: current, storage: storage) {
+            position = found
+        } else {
+            return nil
+        }
+        var out: [UInt8] = []
+        while out.count < maxBytes && position.nextSequence <= durable {
+            let path = storage.directory + "/" + AppendLog.segmentFileName(position.segment)
+            let file: LogFile
+            do { file = try storage.fileSystem.open(path) } catch { return nil }  // compacted away meanwhile
+            let isCurrent = position.segment == current
+            let limit = isCurrent ? durableEnd : try file.size()
+            let read = try Self.readRecords(file, from: position.offset, limit: limit, next: position.nextSequence,
+                                            through: durable, budget: maxBytes - out.count, into: &out)
+            file.close()
+            position.offset = read.offset
+            position.nextSequence = read.nextSequence
+            // A finished segment read to its end continues in the next one.
+            guard read.atEnd, !isCurrent, position.segment < current else { break }
+            position = LogCursor(segment: position.segment + 1, offset: AppendLog.headerLength,
+                                 nextSequence: position.nextSequence)
+        }
+        cursor = position
+        return out
+    }
+
+    /// Appends to `out` the records of `file` from `offset` (below `limit`) that continue the
+    /// sequence at `next`, up to `durable` and about `budget` bytes, reading a window at a time.
+    /// `atEnd`: no further record follows in this file (zeros, or the limit).
+    private static func readRecords(_ file: LogFile, from offset: Int, limit: Int, next: UInt64, through durable: UInt64,
+                                    budget: Int, into out: inout [UInt8]) throws(StoreError)
+        -> (offset: Int, nextSequence: UInt64, atEnd: Bool) {
+        var start = offset, sequence = next, appended = 0
+        let window = 256 * 1024
+        while start < limit && sequence <= durable && appended < budget {
+            var bytes = try file.read(at: start, count: min(limit - start, window))
+            if bytes.count >= AppendLog.recordHeaderLength {
+                // A record longer than the window: read it whole.
+                let length = Int(bytes.littleEndian(UInt32.self, at: 0)) + AppendLog.recordHeaderLength
+                if length > bytes.count && length <= limit - start {
+                    bytes = try file.read(at: start, count: length)
+                }
+            }
+            var index = 0
+            while let (payload, end) = LogRecovery.validRecord(in: bytes, at: index),
+                  let recordSequence = try? MutationCodec.decodeSequence(payload),
+                  recordSequence == sequence, sequence <= durable {
+                out.append(contentsOf: bytes[index..<end])
+                appended += end - index
+                index = end
+                sequence += 1
+                if appended >= budget { break }
+            }
+            if index == 0 { return (start, sequence, true) }
+            start += index
+        }
+        return (start, sequence, start >= limit)
+    }
+
+    /// Finds the record `sequence` in segments `base...current`.
+    private func locate(_ sequence: UInt64, from base: UInt64, through current: UInt64,
+                        storage: StoreStorage) throws(StoreError) -> LogCursor? {
+        var segment = base
+        while segment <= current {
+            let path = storage.directory + "/" + AppendLog.segmentFileName(segment)
+            guard let file = try? storage.fileSystem.open(path) else { return nil }
+            defer { file.close() }
+            let bytes = try file.read(at: 0, count: try file.size())
+            var offset = AppendLog.headerLength
+            while let (payload, next) = LogRecovery.validRecord(in: bytes, at: offset),
+                  let recordSequence = try? MutationCodec.decodeSequence(payload) {
+                if recordSequence == sequence { return LogCursor(segment: segment, offset: offset, nextSequence: sequence) }
+                if recordSequence > sequence { return nil }
+                offset = next
+            }
+            // The record after the last one of this segment may open the next.
+            segment += 1
+            if offset > AppendLog.headerLength || segment <= current { continue }
+        }
+        return nil
+    }
+
+    /// Applies a record's mutations in a transaction left open (the caller commits once the
+    /// record is in the log); rolled back, with the reason, when one does not fit.
+    private static func applyOpen(_ mutations: [Mutation], to graph: inout Graph) -> String? {
+        graph.beginTransaction()
+        for mutation in mutations {
+            do {
+                try graph.apply(mutation)
+            } catch {
+                graph.rollbackTransaction()
+                return error.message
+            }
+        }
+        return nil
+    }
+
+    /// A full copy for a follower: the graph as of its last durable record, as snapshot bytes
+    /// (written to a scratch directory under `scratch`, read back and removed).
+    public func replicationSnapshot(scratch: String) throws(StoreError) -> ReplicationSnapshot {
+        guard let storage else { throw StoreError(.closed, "graph '\(name)' has no log to copy") }
+        let (frozen, sequence) = try withWriteLock { () throws(StoreError) -> (Graph, UInt64) in
+            if closed { throw StoreError(.closed, "graph '\(name)' was deleted or closed") }
+            return (graph, log?.lastSequence ?? 0)
+        }
+        // Only durable records leave the primary: wait until the copy's last one is.
+        try storage.commit.flush()
+        let directory = scratch + "/copy-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try storage.fileSystem.createDirectory(directory)
+        defer { try? storage.fileSystem.removeTree(directory) }
+        try SnapshotWriter(fileSystem: storage.fileSystem).write(frozen, number: 1, lastSequence: sequence, directory: directory)
+        let file = try storage.fileSystem.open(directory + "/" + SnapshotFormat.fileName(1))
+        defer { file.close() }
+        return ReplicationSnapshot(bytes: try file.read(at: 0, count: try file.size()), lastSequence: sequence)
+    }
+
+    /// Appends `records` (framed as in the log) received from a primary: each is checked (its
+    /// checksum, that it decodes, that its sequence is the next one), applied as one
+    /// transaction, written byte for byte to this log; then all are made durable together.
+    /// Returns the last sequence applied. Throws at the first record that fails, with the
+    /// records before it kept: the caller resyncs.
+    public func appendReplicated(_ records: [UInt8]) throws(StoreError) -> UInt64 {
+        guard let storage else { throw StoreError(.closed, "graph '\(name)' has no log") }
+        let (last, ticket) = try withWriteLock { () throws(StoreError) -> (UInt64, GroupCommit.Ticket?) in
+            if closed { throw StoreError(.closed, "graph '\(name)' was deleted or closed; it takes no more writes") }
+            guard let log else { throw StoreError(.closed, "graph '\(name)' has no log") }
+            var offset = 0
+            var ticket: GroupCommit.Ticket?
+            while offset < records.count {
+                guard let (payload, next) = LogRecovery.validRecord(in: records, at: offset) else {
+                    throw StoreError(.corruptLog, "graph '\(name)': received record at offset \(offset) fails its checksum or framing")
+                }
+                let decoded: (sequence: UInt64, mutations: [Mutation])
+                do { decoded = try MutationCodec.decode(payload) } catch {
+                    throw StoreError(.corruptLog, "graph '\(name)': received record at offset \(offset) does not decode: \(error)")
+                }
+                guard decoded.sequence == log.lastSequence + 1 else {
+                    throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) where \(log.lastSequence + 1) "
+                                     + "was expected (a gap)")
+                }
+                if let problem = Self.applyOpen(decoded.mutations, to: &graph) {
+                    throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) does not apply: \(problem)")
+                }
+                do throws(StoreError) {
+                    try log.appendRecord(Array(records[offset..<next]), sequence: decoded.sequence)
+                } catch {
+                    graph.rollbackTransaction()
+                    throw error
+                }
+                _ = graph.commitTransaction()
+                ticket = storage.commit.wrote(sequence: decoded.sequence, end: log.end, announced: false)
+                offset = next
+            }
+            return (log.lastSequence, ticket)
+        }
+        if let ticket, storage.options.fsync == .always { try storage.commit.waitUntilDurable(ticket) }
+        return last
+    }
+}
+
+extension DataDirectory {
+    /// Makes a primary's snapshot (`ReplicationSnapshot.bytes`) the whole of graph `name`,
+    /// replacing what is there, with its log continuing after the snapshot's last sequence.
+    /// The bytes are checked as any snapshot is before anything is replaced.
+    public func installReplicated(named name: String, snapshot bytes: [UInt8]) throws(StoreError) -> GraphStore {
+        let scratch = path + "/replication-incoming-\(getpid())"
+        try? fileSystem.removeTree(scratch)
+        try fileSystem.createDirectory(scratch)
+        defer { try? fileSystem.removeTree(scratch) }
+        let snapshotPath = scratch + "/" + SnapshotFormat.fileName(1)
+        let file = try fileSystem.create(snapshotPath)
+        do {
+            try file.write(bytes, at: 0)
+            file.close()
+        } catch {
+            file.close()
+            throw error
+        }
+        let loaded = try SnapshotReader(fileSystem: fileSystem, slotMemoryLimit: options.slotMemoryLimit)
+            .read(path: snapshotPath, number: 1)
+        return try installGraph(named: name, graph: loaded.graph, replacing: true, lastSequence: loaded.lastSequence)
+    }
+}
+
+extension MutationCodec {
+    /// A payload's sequence number alone (its first field), without decoding the mutations.
+    static func decodeSequence(_ bytes: ArraySlice<UInt8>) throws(CodecError) -> UInt64 {
+        var reader = ByteReader(bytes: bytes)
+        return try reader.varint()
+    }
 }

@@ -1,4 +1,175 @@
-// ReplicaLink.swift — stub.
-enum ReplicaLink {
-    static func start(context: ServerContext, generation: UInt64) {}
+// ReplicaLink.swift — the replica's side of replication: a thread that connects to the
+// primary over RESP (AUTH when a password is set), makes sure it is a graphd and not this
+// server, then pulls (ReplicationStream) in a loop: records are checked and appended to the
+// replica's own logs (GraphStore.appendReplicated), snapshots installed, dropped graphs
+// deleted. Each pull names the positions reached, which acknowledges them. A record that
+// fails its checks stops that graph's applying and asks for a full copy instead — the link
+// never crash-loops; a broken connection reconnects with a growing pause. The link ends
+// when the role changes (REPLICAOF), checked between pulls.
+
+import Foundation
+import GraphStore
+
+/// Follows a primary for one role change (`generation`).
+final class ReplicaLink: @unchecked Sendable {
+    // @unchecked: used by its own thread only after `start` hands it over.
+    private let context: ServerContext
+    private let generation: UInt64
+    private let primary: ReplicationAddress
+    /// Graphs whose next pull asks for a full copy (after a failed check or apply).
+    private var resync: Set<String> = []
+    /// The pause before the next connection attempt; grows while attempts fail.
+    private var pause: Duration = .milliseconds(100)
+
+    /// How long one pull waits at the primary for a write before it answers empty.
+    static let pullWaitMilliseconds = 500
+    /// Bytes of records one pull asks for at most.
+    static let pullBytes = 4 << 20
+
+    private init(context: ServerContext, generation: UInt64, primary: ReplicationAddress) {
+        self.context = context
+        self.generation = generation
+        self.primary = primary
+    }
+
+    /// Starts the link for `generation` on a thread of its own (nothing when the role is primary).
+    static func start(context: ServerContext, generation: UInt64) {
+        guard case .replica(let primary) = context.replication.role else { return }
+        let link = ReplicaLink(context: context, generation: generation, primary: primary)
+        let thread = Thread { link.run() }
+        thread.name = "graphd.replica-link"
+        thread.start()
+    }
+
+    private var isCurrent: Bool { context.replication.isCurrent(generation) }
+
+    private func run() {
+        while isCurrent {
+            do throws(ReplicationError) {
+                try follow()
+            } catch {
+                guard isCurrent else { return }
+                context.replication.linkChanged(generation: generation, to: .connect, error: error.description)
+                context.log("replica link to \(primary.host):\(primary.port): \(error); retrying in \(pause)")
+                let deadline = ContinuousClock.now + pause
+                _ = context.replication.wait(until: deadline) { !self.isCurrent }
+                pause = min(pause * 2, .seconds(5))
+            }
+        }
+    }
+
+    /// One connection: handshake, then pulls until it breaks or the role changes.
+    private func follow() throws(ReplicationError) {
+        let client: RESPClient
+        do { client = try RESPClient(host: primary.host, port: primary.port) } catch { throw .link(error.description) }
+        defer { client.close() }
+        client.setTimeout(seconds: 10)
+        context.replication.linkChanged(generation: generation, to: .handshake)
+        try handshake(client)
+        var caughtUp = false
+        while isCurrent {
+            let reply: RESPClientReply
+            do {
+                reply = try client.command(bytes: pullRequest(wait: caughtUp ? Self.pullWaitMilliseconds : 0), binary: true)
+            } catch {
+                throw .link(error.description)
+            }
+            if case .error(let message) = reply { throw .handshake("the primary refused GRAPHD.PULL: \(message)") }
+            guard case .array(let entries) = reply else { throw .stream("GRAPHD.PULL's reply is not an array") }
+            if entries.contains(where: Self.isSnapshot) {
+                context.replication.linkChanged(generation: generation, to: .sync)
+            }
+            for entry in entries { apply(entry) }
+            pause = .milliseconds(100)
+            if entries.isEmpty && !caughtUp {
+                // Nothing left to fetch: only now does INFO say the link is up (Sentinel must not
+                // promote a replica that looks caught up while it is not).
+                caughtUp = true
+                context.replication.linkChanged(generation: generation, to: .connected)
+                context.log("replica link to \(primary.host):\(primary.port) is up and caught up")
+            }
+        }
+    }
+
+    private static func isSnapshot(_ entry: RESPClientReply) -> Bool {
+        if case .array(let parts) = entry, case .data(let kind)? = parts.first { return kind == Array("snapshot".utf8) }
+        return false
+    }
+
+    /// AUTH, PING, REPLCONF: fails with a clear message for a wrong password, a server that
+    /// is not a graphd, or this server itself.
+    private func handshake(_ client: RESPClient) throws(ReplicationError) {
+        func send(_ words: [String]) throws(ReplicationError) -> RESPClientReply {
+            do { return try client.command(words) } catch { throw .link(error.description) }
+        }
+        if let password = context.replication.primaryPassword {
+            if case .error(let message) = try send(["AUTH", password]), !message.hasPrefix("ERR AUTH <password> called without") {
+                throw .handshake("the primary refused the password: \(message)")
+            }
+        }
+        switch try send(["PING"]) {
+        case .simple("PONG"): break
+        case .error(let message) where message.hasPrefix("NOAUTH"):
+            throw .handshake("the primary requires a password (set --masterauth or --requirepass): \(message)")
+        case let other: throw .handshake("the primary answered PING with \(other)")
+        }
+        _ = try send(["REPLCONF", "listening-port", String(context.port)])
+        // A graphd names itself in INFO; a Redis or anything else is refused before any data moves.
+        guard case .bulk(let info) = try send(["INFO", "server"]), info.contains("graphd_version:") else {
+            throw .handshake("\(primary.host):\(primary.port) is not a graphd (its INFO has no graphd_version)")
+        }
+        if info.contains("run_id:\(context.replication.runID)") {
+            throw .handshake("\(primary.host):\(primary.port) is this server itself")
+        }
+        if case .error(let message) = try send(["REPLCONF", "capa", ReplicationStream.capability]) {
+            throw .handshake("the primary refused \(ReplicationStream.capability): \(message)")
+        }
+    }
+
+    /// GRAPHD.PULL with this replica's position in every graph.
+    private func pullRequest(wait: Int) -> [[UInt8]] {
+        var words = ["GRAPHD.PULL", String(wait), String(Self.pullBytes), String(context.port), context.replication.runID]
+        for name in context.dataDirectory.graphNames() {
+            guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
+            let history = resync.contains(name) ? "!resync" : ReplicationStream.history(of: store)
+            words += [name, history, String(store.durableSequence)]
+        }
+        return words.map { Array($0.utf8) }
+    }
+
+    /// Applies one entry of a pull's reply. A failure is logged and that graph resynced.
+    private func apply(_ entry: RESPClientReply) {
+        guard case .array(let parts) = entry, parts.count == 4,
+              case .data(let kindBytes) = parts[0], case .data(let nameBytes) = parts[1],
+              case .data(let payload) = parts[3] else {
+            context.log("replica link: an entry of GRAPHD.PULL's reply is malformed; ignored")
+            return
+        }
+        let kind = String(decoding: kindBytes, as: UTF8.self), name = String(decoding: nameBytes, as: UTF8.self)
+        do throws(StoreError) {
+            switch kind {
+            case "records":
+                guard let store = try context.dataDirectory.graph(named: name) else {
+                    resync.insert(name)
+                    return
+                }
+                let applied = try store.appendReplicated(payload)
+                context.replication.replicaApplied(graph: name, applied: applied, durable: store.durableSequence)
+            case "snapshot":
+                let store = try context.dataDirectory.installReplicated(named: name, snapshot: payload)
+                resync.remove(name)
+                context.replication.replicaApplied(graph: name, applied: store.durableSequence, durable: store.durableSequence)
+                context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence))")
+            case "drop":
+                _ = try context.dataDirectory.deleteGraph(named: name)
+                context.replication.replicaForgot(graph: name)
+                context.log("replica link: graph '\(name)' is gone on the primary; deleted here")
+            default:
+                context.log("replica link: unknown entry '\(kind)' in GRAPHD.PULL's reply; ignored")
+            }
+        } catch {
+            resync.insert(name)
+            context.log("replica link: graph '\(name)': \(error.message); asking the primary for a full copy")
+        }
+    }
 }
