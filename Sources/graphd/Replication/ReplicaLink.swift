@@ -137,11 +137,40 @@ final class ReplicaLink: @unchecked Sendable {
         return words.map { Array($0.utf8) }
     }
 
+    /// Keeps the records of `store` after `fork` — this server's writes its new primary never
+    /// had (it was the primary, and they were not replicated before it failed) — in
+    /// `<data>/diverged/<graph>-<time>.glog` (framed as in the log), counts them, and says so;
+    /// the copy about to be installed replaces them in the graph.
+    private func setAside(_ store: GraphStore, after fork: UInt64) {
+        var cursor: LogCursor?
+        let total = store.durableSequence - fork
+        let records = (try? store.committedRecords(after: fork, maxBytes: Int.max, cursor: &cursor)) ?? nil
+        let directory = context.dataDirectory.path + "/diverged"
+        let path = directory + "/\(store.name)-\(Int(Date().timeIntervalSince1970 * 1000)).glog"
+        var saved = 0
+        if let records {
+            saved = Int(cursor.map { $0.nextSequence - 1 - fork } ?? 0)
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                guard FileManager.default.createFile(atPath: path, contents: Data(records)) else {
+                    throw ReplicationError.systemCall("cannot write \(path)")
+                }
+            } catch {
+                context.log("replica link: graph '\(store.name)': cannot keep the \(total) diverged record(s) in \(path): \(error)")
+                saved = 0
+            }
+        }
+        context.replication.noteDiverged(records: Int(total))
+        context.log("replica link: graph '\(store.name)': \(total) record(s) after \(fork) were never on the primary; "
+                    + (saved > 0 ? "kept in \(path) (\(saved) record(s)) and " : "not retained in the log, so not kept, and ")
+                    + "replaced by the primary's copy")
+    }
+
     /// Applies one entry of a pull's reply. A failure is logged and that graph resynced.
     private func apply(_ entry: RESPClientReply) {
-        guard case .array(let parts) = entry, parts.count == 4,
+        guard case .array(let parts) = entry, parts.count == 5,
               case .data(let kindBytes) = parts[0], case .data(let nameBytes) = parts[1],
-              case .data(let payload) = parts[3] else {
+              case .data(let forkBytes) = parts[3], case .data(let payload) = parts[4] else {
             context.log("replica link: an entry of GRAPHD.PULL's reply is malformed; ignored")
             return
         }
@@ -156,6 +185,10 @@ final class ReplicaLink: @unchecked Sendable {
                 let applied = try store.appendReplicated(payload)
                 context.replication.replicaApplied(graph: name, applied: applied, durable: store.durableSequence)
             case "snapshot":
+                if let fork = UInt64(String(decoding: forkBytes, as: UTF8.self)),
+                   let current = try context.dataDirectory.graph(named: name), current.durableSequence > fork {
+                    setAside(current, after: fork)
+                }
                 let store = try context.dataDirectory.installReplicated(named: name, snapshot: payload)
                 resync.remove(name)
                 context.replication.replicaApplied(graph: name, applied: store.durableSequence, durable: store.durableSequence)

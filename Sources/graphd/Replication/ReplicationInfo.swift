@@ -47,7 +47,9 @@ enum ReplicationInfo {
                   "repl_backlog_active:1",
                   "repl_backlog_size:0",
                   "repl_backlog_first_byte_offset:1",
-                  "repl_backlog_histlen:\(offset)"]
+                  "repl_backlog_histlen:\(offset)",
+                  // Records this server set aside when it rejoined as a replica (docs/replication.md).
+                  "graphd_diverged_records:\(snapshot.divergedRecords)"]
         return lines
     }
 

@@ -83,6 +83,8 @@ final class ReplicationState: Sendable {
         var historyID: String
         var previousHistoryID = String(repeating: "0", count: 40)
         var previousHistoryOffset: Int64 = -1
+        /// Records a replica set aside because its new primary never had them (ReplicaLink.setAside).
+        var divergedRecords = 0
         /// Bumped on every role change: a link started for an older role stops.
         var generation: UInt64 = 0
     }
@@ -201,6 +203,9 @@ final class ReplicationState: Sendable {
         }
     }
 
+    /// Records were set aside as diverged (counted for INFO).
+    func noteDiverged(records: Int) { state.withLock { $0.divergedRecords += records } }
+
     /// What this replica applied, per graph.
     var appliedSequences: [String: UInt64] { state.withLock { $0.applied } }
 
@@ -295,6 +300,7 @@ final class ReplicationState: Sendable {
         var historyID: String
         var previousHistoryID: String
         var previousHistoryOffset: Int64
+        var divergedRecords: Int
     }
 
     var snapshot: Snapshot {
@@ -311,7 +317,7 @@ final class ReplicationState: Sendable {
                             appliedOffset: state.applied.values.reduce(0, &+),
                             followers: state.followers.values.sorted { $0.connection < $1.connection },
                             historyID: state.historyID, previousHistoryID: state.previousHistoryID,
-                            previousHistoryOffset: state.previousHistoryOffset)
+                            previousHistoryOffset: state.previousHistoryOffset, divergedRecords: state.divergedRecords)
         }
     }
 }

@@ -3,9 +3,12 @@
 // naming each graph it holds, the history it follows and the last sequence it applied (and
 // made durable); that is also its acknowledgement. The primary answers an array of entries,
 // one per graph with something to do:
-//   [records,  graph, history, <records after `applied`, framed exactly as in the log>]
-//   [snapshot, graph, history, <a snapshot file's bytes: the graph as of a durable record>]
-//   [drop,     graph, "",      ""]                        (the primary has no such graph)
+//   [records,  graph, history, "",   <records after `applied`, framed exactly as in the log>]
+//   [snapshot, graph, history, fork, <a snapshot file's bytes: the graph as of a durable record>]
+//   [drop,     graph, "",      "",   ""]                        (the primary has no such graph)
+// `fork` is the last sequence the replica's records share with the primary's: a replica that
+// holds records past it (an old primary's unreplicated tail) sets them aside before it
+// installs the copy (ReplicaLink.setAside).
 // Only durable records leave the primary. With nothing to send it waits up to wait-ms for a
 // write (long poll), so a caught-up replica gets a write's record as soon as it is durable.
 // Resume after a disconnect is the same request: the retained log segments are the backlog;
@@ -70,7 +73,7 @@ enum ReplicationStream {
     /// One entry of a pull's reply.
     enum Entry: Sendable {
         case records(graph: String, history: String, bytes: [UInt8])
-        case snapshot(graph: String, history: String, bytes: [UInt8])
+        case snapshot(graph: String, history: String, fork: UInt64, bytes: [UInt8])
         case drop(graph: String)
     }
 
@@ -107,14 +110,16 @@ enum ReplicationStream {
         }
         reply.arrayHeader(entries.count)
         for entry in entries {
-            reply.arrayHeader(4)
+            reply.arrayHeader(5)
             switch entry {
             case .records(let graph, let history, let bytes):
-                reply.bulkString("records"); reply.bulkString(graph); reply.bulkString(history); reply.bulkString(bytes)
-            case .snapshot(let graph, let history, let bytes):
-                reply.bulkString("snapshot"); reply.bulkString(graph); reply.bulkString(history); reply.bulkString(bytes)
+                reply.bulkString("records"); reply.bulkString(graph); reply.bulkString(history); reply.bulkString("")
+                reply.bulkString(bytes)
+            case .snapshot(let graph, let history, let fork, let bytes):
+                reply.bulkString("snapshot"); reply.bulkString(graph); reply.bulkString(history); reply.bulkString(String(fork))
+                reply.bulkString(bytes)
             case .drop(let graph):
-                reply.bulkString("drop"); reply.bulkString(graph); reply.bulkString(""); reply.bulkString("")
+                reply.bulkString("drop"); reply.bulkString(graph); reply.bulkString(""); reply.bulkString(""); reply.bulkString("")
             }
         }
         return .keepOpen
@@ -148,7 +153,8 @@ enum ReplicationStream {
             guard needsCopy, !snapshotSent else { continue }
             do throws(StoreError) {
                 let copy = try store.replicationSnapshot(scratch: context.dataDirectory.path)
-                entries.append(.snapshot(graph: name, history: history, bytes: copy.bytes))
+                let fork = request.positions[name].map { forkSequence(of: $0, in: store, durable: copy.lastSequence) } ?? 0
+                entries.append(.snapshot(graph: name, history: history, fork: fork, bytes: copy.bytes))
                 cursors[name] = nil
                 budget -= copy.bytes.count
                 snapshotSent = true
@@ -161,6 +167,12 @@ enum ReplicationStream {
             entries.append(.drop(graph: name))
         }
         return entries
+    }
+
+    /// The last sequence a replica at `position` shares with this graph (whose copy reaches
+    /// `durable`): up to where it applied when it follows the same history, else nothing known.
+    static func forkSequence(of position: Position, in store: GraphStore, durable: UInt64) -> UInt64 {
+        position.history == history(of: store) ? min(position.applied, durable) : 0
     }
 
     /// The address part of `ip:port` (`[v6]:port` too).
