@@ -316,7 +316,7 @@ public final class QueryEngine: Sendable {
                     try Executor.run(compiled.plan, graph: &graph, parameters: bound, registry: procedures, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
                                      importDirectory: configuration.importDirectory, groupCounters: groupCounters,
-                                     traversalScratch: traversalScratch)
+                                     traversalScratch: traversalScratch, changeStore: store)
                 }
             } else {
                 // In place: a read-only plan changes nothing, and a copy would retain every buffer.
@@ -326,7 +326,7 @@ public final class QueryEngine: Sendable {
                     try Executor.run(compiled.plan, graphStorage: graph, parameters: bound, registry: procedures, watchdog: watchdog,
                                      profiler: profiler, resultRowLimit: configuration.resultRowLimit,
                                      importDirectory: configuration.importDirectory, groupCounters: groupCounters,
-                                     traversalScratch: traversalScratch)
+                                     traversalScratch: traversalScratch, changeStore: store)
                 }
                 if tryLock {
                     guard let result = try store.readInPlaceIfFree(body) else { throw QueryEngine.lockBusy }

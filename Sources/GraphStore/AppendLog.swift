@@ -11,7 +11,7 @@
 //
 // SEGMENT HEADER, 32 bytes, integers little-endian:
 //   0  8  magic "GRAPHDLG"
-//   8  4  format version (1); a file with another version is refused, never guessed at
+//   8  4  format version (2; version 1 is still read); another version is refused, never guessed at
 //  12  4  header length (32); records start here
 //  16  8  segment number (matches the file name)
 //  24  4  reserved, 0
@@ -23,7 +23,10 @@
 //   0  4  payload length N, 1 ≤ N ≤ 1 GiB
 //   4  4  CRC-32C of the 4 length bytes followed by the N payload bytes
 //   8  N  payload (MutationCodec.swift): varint sequence number (1, 2, 3, … with no gaps across
-//         segments and snapshots), varint mutation count, the mutations.
+//         segments and snapshots), varint commit time (version 2: milliseconds since 1970 UTC,
+//         never less than the record before), varint mutation count, the mutations.
+// A version 1 segment is read as before (its records have no commit time); appends always go
+// to a version 2 segment, so a graph whose newest segment is version 1 starts a new one at open.
 // A record is valid when it lies wholly inside the file, its checksum matches and its payload
 // decodes. `append` writes the whole record with pwrite (looping over short writes); a failed
 // write is cut off again so the file always ends with a good record. Making it durable is
@@ -37,11 +40,17 @@
 // never starts with a zero length, so zeros from some offset to the end of the file are the end
 // of the log, not a torn record.
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The open log of one graph: where the next record goes, in which segment.
 /// Used under the GraphStore's write lock only, hence @unchecked Sendable.
 final class AppendLog: @unchecked Sendable {
     static let magic: [UInt8] = Array("GRAPHDLG".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
+    /// The segment versions this graphd reads.
+    static let readableVersions: ClosedRange<UInt32> = 1...2
     static let headerLength = 32
     static let recordHeaderLength = 8
     static let maximumPayload = 1 << 30
@@ -62,6 +71,9 @@ final class AppendLog: @unchecked Sendable {
     private var allocated: Int
     /// The sequence number of the last record written (0: none yet, or all in a snapshot).
     private(set) var lastSequence: UInt64
+    /// The commit time of the last record written (ms since 1970 UTC; 0: unknown): the next
+    /// record's time is never less, whatever the wall clock does.
+    private(set) var lastCommitTime: UInt64
     /// Sizes of the finished segments that the newest snapshot does not cover.
     private var finishedSegmentBytes: [UInt64: Int]
     /// The first segment not covered by a snapshot (1 when there is none).
@@ -71,7 +83,8 @@ final class AppendLog: @unchecked Sendable {
 
     /// `allocated`: the file's size when zeros follow `end` (a recovered preallocated segment).
     init(directory: String, fileSystem: FileSystem, file: LogFile, segment: UInt64, end: Int, lastSequence: UInt64,
-         finishedSegmentBytes: [UInt64: Int] = [:], snapshotNumber: UInt64 = 1, allocated: Int? = nil) {
+         lastCommitTime: UInt64 = 0, finishedSegmentBytes: [UInt64: Int] = [:], snapshotNumber: UInt64 = 1,
+         allocated: Int? = nil) {
         self.directory = directory
         self.fileSystem = fileSystem
         self.file = file
@@ -79,6 +92,7 @@ final class AppendLog: @unchecked Sendable {
         self.end = end
         self.allocated = max(end, allocated ?? end)
         self.lastSequence = lastSequence
+        self.lastCommitTime = lastCommitTime
         self.finishedSegmentBytes = finishedSegmentBytes
         self.snapshotNumber = snapshotNumber
     }
@@ -116,23 +130,25 @@ final class AppendLog: @unchecked Sendable {
         return bytes
     }
 
-    /// Writes `mutations` as the next record (not yet durable) and returns its sequence number.
-    /// On failure nothing of the record is left in the file, and nothing changed here.
-    func append(_ mutations: [Mutation]) throws(StoreError) -> UInt64 {
-        let sequence = lastSequence + 1
-        let record = Self.frame(MutationCodec.encode(sequence: sequence, mutations))
+    /// Writes `mutations` as the next record (not yet durable) and returns it, with its sequence
+    /// number and commit time. On failure nothing of the record is left in the file, and
+    /// nothing changed here.
+    func append(_ mutations: [Mutation]) throws(StoreError) -> LogRecord {
+        let logRecord = LogRecord(sequence: lastSequence + 1, commitTime: max(Self.wallClockMilliseconds(), lastCommitTime),
+                                  mutations: mutations)
+        let record = Self.frame(MutationCodec.encode(logRecord))
         guard record.count - Self.recordHeaderLength <= Self.maximumPayload else {
             throw StoreError(.io, "transaction too large for one log record (\(record.count) bytes, at most "
                              + "\(Self.maximumPayload)); split it into smaller ones", path: file.path)
         }
-        try appendRecord(record, sequence: sequence)
-        return sequence
+        try appendRecord(record, sequence: logRecord.sequence, commitTime: logRecord.commitTime)
+        return logRecord
     }
 
-    /// Writes `record`, already framed, as record `sequence` (the next one): a write's own
-    /// record, or one a replica received from its primary byte for byte. On failure nothing of
-    /// it is left in the file, and nothing changed here.
-    func appendRecord(_ record: [UInt8], sequence: UInt64) throws(StoreError) {
+    /// Writes `record`, already framed, as record `sequence` committed at `commitTime`: a
+    /// write's own record, or one a replica received from its primary byte for byte. On failure
+    /// nothing of it is left in the file, and nothing changed here.
+    func appendRecord(_ record: [UInt8], sequence: UInt64, commitTime: UInt64) throws(StoreError) {
         if needsTruncation {
             // The next record's fdatasync also makes this shorter size durable.
             try file.truncate(to: end)
@@ -151,6 +167,14 @@ final class AppendLog: @unchecked Sendable {
         end += record.count
         allocated = max(allocated, end)
         lastSequence = sequence
+        lastCommitTime = max(lastCommitTime, commitTime)
+    }
+
+    /// Milliseconds since 1970-01-01 UTC by the wall clock.
+    static func wallClockMilliseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return UInt64(max(0, now.tv_sec)) * 1000 + UInt64(now.tv_nsec / 1_000_000)
     }
 
     /// Writes zeros from `allocated` to the next multiple of `preallocationChunk` past `offset`

@@ -155,9 +155,10 @@ public final class DataDirectory: @unchecked Sendable {
     /// atomically; a crash leaves the old graph or the new one, never a mix. replacing:false
     /// throws StoreError(.graphExists) if the graph exists. The old store, if open, is closed
     /// (its writers get StoreError(.closed)).
-    /// `lastSequence`: the log continues after it (a replica's copy of its primary's graph).
+    /// `lastSequence`: the log continues after it; `history`: the graph's (both: a replica's
+    /// copy of its primary's graph).
     public func installGraph(named name: String, graph: Graph, replacing: Bool,
-                             lastSequence: UInt64 = 0) throws(StoreError) -> GraphStore {
+                             lastSequence: UInt64 = 0, history given: GraphHistory? = nil) throws(StoreError) -> GraphStore {
         try Self.validate(name)
         var graph = graph
         if graph.isInTransaction { graph.rollbackTransaction() }
@@ -173,10 +174,14 @@ public final class DataDirectory: @unchecked Sendable {
             try fileSystem.removeTree(staging)
             try fileSystem.createDirectory(staging)
             let snapshotLength: Int
+            // Sequence numbers start again at 1: tokens of the graph it replaces mean nothing here.
+            // (A replica's copy of its primary's graph keeps the primary's history instead.)
+            let history = given ?? GraphHistory.fresh()
             do throws(StoreError) {
                 snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: lastSequence,
                                                                                    directory: staging)
                 try fileSystem.createDurably(staging + "/" + AppendLog.segmentFileName(1), contents: AppendLog.header(segment: 1))
+                try HistoryFile(directory: staging, fileSystem: fileSystem).write(history, openUnder: options.fsync)
                 try fileSystem.syncDirectory(graphsPath)
             } catch {
                 try? fileSystem.removeTree(staging)
@@ -201,7 +206,8 @@ public final class DataDirectory: @unchecked Sendable {
             let log = AppendLog(directory: target, fileSystem: fileSystem, file: file, segment: 1,
                                 end: AppendLog.headerLength, lastSequence: lastSequence, snapshotNumber: 1)
             let store = GraphStore.opened(name: name,
-                                          recovered: RecoveredLog(graph: graph, log: log, messages: [], snapshotLength: snapshotLength),
+                                          recovered: RecoveredLog(graph: graph, log: log, messages: [], snapshotLength: snapshotLength,
+                                                                  history: history),
                                           directory: target, fileSystem: fileSystem, options: options, report: report)
             state.stores[name] = store
             return store
@@ -262,7 +268,7 @@ public final class DataDirectory: @unchecked Sendable {
     private func open(_ name: String, state: inout State) throws(StoreError) -> GraphStore {
         let dir = directory(of: name)
         let recovered = try LogRecovery.open(directory: dir, graphName: name, fileSystem: fileSystem,
-                                             mode: RecoveryMode(repair: options.repair, cleanUp: true,
+                                             mode: RecoveryMode(repair: options.repair, cleanUp: true, fsync: options.fsync,
                                                                                 slotMemoryLimit: options.slotMemoryLimit))
         let store = GraphStore.opened(name: name, recovered: recovered, directory: dir, fileSystem: fileSystem,
                                       options: options, report: report)

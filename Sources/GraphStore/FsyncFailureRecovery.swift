@@ -33,7 +33,7 @@ extension GraphStore {
             // shorter size durable together with that record.
             try log.file.truncate(to: durable.end)
             let recovered = try LogRecovery.open(directory: storage.directory, graphName: name, fileSystem: storage.fileSystem,
-                                                 mode: RecoveryMode(repair: false, cleanUp: false,
+                                                 mode: RecoveryMode(repair: false, cleanUp: false, fsync: storage.options.fsync,
                                                                     slotMemoryLimit: storage.options.slotMemoryLimit))
             guard recovered.log.lastSequence == durable.sequence else {
                 throw StoreError(.replayFailed, "the reloaded log ends at record \(recovered.log.lastSequence), "
@@ -42,6 +42,13 @@ extension GraphStore {
             graph = recovered.graph
             self.log = recovered.log
             snapshotLength = recovered.snapshotLength
+            // Readers may have seen (and been given tokens for) the records undone here, whose
+            // sequence numbers the next commits reuse.
+            var history = recovered.history
+            history.fork(sharing: durable.sequence)
+            try HistoryFile(directory: storage.directory, fileSystem: storage.fileSystem).write(history, openUnder: storage.options.fsync)
+            changes.history = history
+            changes.commitTimes = recovered.commitTimes
             storage.commit.reset(file: recovered.log.file, sequence: durable.sequence, end: recovered.log.end)
             storage.report("graphd: \(name): fsync of the log failed (\(failure.message)); the writes after record "
                            + "\(durable.sequence) were not acknowledged and were undone: the log was cut back to offset "

@@ -21,8 +21,13 @@ extension Graph {
             _ = try createRelationship(id: id, type: type, from: start, to: end, properties: properties)
         case .setNodeProperty(let node, let key, let value):
             try setProperty(key, to: value, of: node)
-        case .setRelationshipProperty(let rel, let key, let value):
-            try setProperty(key, to: value, of: rel)
+        case .setRelationshipProperty(let relationship, let key, let value):
+            try setProperty(key, to: value, of: relationship)
+        case .setRelationshipPropertyByID(let id, let key, let value):
+            guard let relationship = relationship(id) else {
+                throw GraphError(.notFound, "Cannot set property on relationship \(id.rawValue): it does not exist")
+            }
+            try setProperty(key, to: value, of: relationship)
         case .addLabel(let node, let label):
             try addLabel(label, to: node)
         case .removeLabel(let node, let label):

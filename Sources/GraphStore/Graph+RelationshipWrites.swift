@@ -57,16 +57,18 @@ extension Graph {
         record(undo: .undeleteRelationship(relationship, properties: properties), redo: .deleteRelationship(relationship))
     }
 
-    /// Sets a relationship property; `.null` removes it.
-    public mutating func setProperty(_ key: PropertyKeyID, to value: Value, of relationship: RelationshipID) throws(GraphError) {
+    /// Sets a relationship property; `.null` removes it. The relationship is named with its type
+    /// and ends (as a pattern match yields it), which the log records with the change.
+    /// - Complexity: O(log degree of its start node), to check that it exists as named.
+    public mutating func setProperty(_ key: PropertyKeyID, to value: Value, of relationship: Relationship) throws(GraphError) {
         requireTransaction()
         guard contains(relationship) else {
-            throw GraphError(.notFound, "Cannot set property on relationship \(relationship.rawValue): it does not exist")
+            throw GraphError(.notFound, "Cannot set property on relationship \(relationship.id.rawValue): it does not exist")
         }
         try checkNames(key: key)
-        if property(key, of: relationship) == value { return }
-        let (old, position) = putRelationshipProperty(key, value, of: relationship, insertAt: nil)
-        record(undo: .restoreRelationshipProperty(relationship, key, old, position: position),
+        if property(key, of: relationship.id) == value { return }
+        let (old, position) = putRelationshipProperty(key, value, of: relationship.id, insertAt: nil)
+        record(undo: .restoreRelationshipProperty(relationship.id, key, old, position: position),
                redo: .setRelationshipProperty(relationship, key, value))
     }
 

@@ -35,6 +35,8 @@ public struct Graph: Sendable {
     /// query needs them, and resolving them is a dozen dictionary lookups.
     var standardSocialSchema: SocialSchema?
     var nodes: [NodeRecord] = []
+    /// When each node and its relationships of each type last changed (ChangeVersions.swift).
+    var versions = ChangeVersions()
     /// Which node slots are live.
     var liveNodes = NodeBitSet()
     var nodeIDAllocator = IDAllocator()

@@ -56,6 +56,11 @@ extension GraphStore {
             let file: LogFile
             do { file = try storage.fileSystem.open(path) } catch { return nil }  // compacted away meanwhile
             let isCurrent = position.segment == current
+            // Records of an older segment format do not go into a replica's current-format log.
+            guard try Self.segmentVersion(file) == AppendLog.formatVersion else {
+                file.close()
+                return nil
+            }
             let limit = isCurrent ? durableEnd : try file.size()
             let read = try Self.readRecords(file, from: position.offset, limit: limit, next: position.nextSequence,
                                             through: durable, budget: maxBytes - out.count, into: &out)
@@ -104,6 +109,12 @@ extension GraphStore {
         return (start, sequence, start >= limit)
     }
 
+    /// A segment file's format version (from its header).
+    private static func segmentVersion(_ file: LogFile) throws(StoreError) -> UInt32 {
+        let header = try file.read(at: 0, count: AppendLog.headerLength)
+        return header.count >= 12 ? header.littleEndian(UInt32.self, at: 8) : 0
+    }
+
     /// Finds the record `sequence` in segments `base...current`.
     private func locate(_ sequence: UInt64, from base: UInt64, through current: UInt64,
                         storage: StoreStorage) throws(StoreError) -> LogCursor? {
@@ -113,6 +124,10 @@ extension GraphStore {
             guard let file = try? storage.fileSystem.open(path) else { return nil }
             defer { file.close() }
             let bytes = try file.read(at: 0, count: try file.size())
+            guard bytes.count >= AppendLog.headerLength, bytes.littleEndian(UInt32.self, at: 8) == AppendLog.formatVersion else {
+                segment += 1
+                continue
+            }
             var offset = AppendLog.headerLength
             while let (payload, next) = LogRecovery.validRecord(in: bytes, at: offset),
                   let recordSequence = try? MutationCodec.decodeSequence(payload) {
@@ -177,7 +192,7 @@ extension GraphStore {
                 guard let (payload, next) = LogRecovery.validRecord(in: records, at: offset) else {
                     throw StoreError(.corruptLog, "graph '\(name)': received record at offset \(offset) fails its checksum or framing")
                 }
-                let decoded: (sequence: UInt64, mutations: [Mutation])
+                let decoded: LogRecord
                 do { decoded = try MutationCodec.decode(payload) } catch {
                     throw StoreError(.corruptLog, "graph '\(name)': received record at offset \(offset) does not decode: \(error)")
                 }
@@ -189,12 +204,13 @@ extension GraphStore {
                     throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) does not apply: \(problem)")
                 }
                 do throws(StoreError) {
-                    try log.appendRecord(Array(records[offset..<next]), sequence: decoded.sequence)
+                    try log.appendRecord(Array(records[offset..<next]), sequence: decoded.sequence, commitTime: decoded.commitTime)
                 } catch {
                     graph.rollbackTransaction()
                     throw error
                 }
                 _ = graph.commitTransaction()
+                noteCommitted(decoded)
                 ticket = storage.commit.wrote(sequence: decoded.sequence, end: log.end, announced: false)
                 offset = next
             }
@@ -205,11 +221,79 @@ extension GraphStore {
     }
 }
 
+extension GraphStore {
+    /// Starts a new history sharing every commit so far (a replica promoted to primary: the
+    /// writes it takes from now on are not its old primary's, whatever their numbers).
+    public func forkHistory() throws(StoreError) {
+        try withWriteLock { () throws(StoreError) in
+            var history = changes.history
+            history.fork(sharing: log?.lastSequence ?? changes.lastSequence)
+            if let storage {
+                try HistoryFile(directory: storage.directory, fileSystem: storage.fileSystem)
+                    .write(history, openUnder: storage.options.fsync)
+            }
+            changes.history = history
+        }
+    }
+
+    /// Takes the primary's history (a replica that follows it: its records are the primary's).
+    public func adoptHistory(_ history: GraphHistory) throws(StoreError) {
+        try withWriteLock { () throws(StoreError) in
+            guard changes.history != history else { return }
+            if let storage {
+                try HistoryFile(directory: storage.directory, fileSystem: storage.fileSystem)
+                    .write(history, openUnder: storage.options.fsync)
+            }
+            changes.history = history
+        }
+    }
+}
+
+extension GraphHistory {
+    /// The history as one word for the replication stream: `id[,ancestor@lastSequence]…`.
+    public var wire: String {
+        ([id] + ancestors.map { "\($0.id)@\($0.lastSequence)" }).joined(separator: ",")
+    }
+
+    /// Parses `wire`; nil for anything else.
+    public init?(wire: String) {
+        let parts = wire.split(separator: ",").map(String.init)
+        guard let first = parts.first, Self.isID(first) else { return nil }
+        var ancestors: [Ancestor] = []
+        for part in parts.dropFirst() {
+            let fields = part.split(separator: "@").map(String.init)
+            guard fields.count == 2, Self.isID(fields[0]), let sequence = UInt64(fields[1]) else { return nil }
+            ancestors.append(Ancestor(id: fields[0], lastSequence: sequence))
+        }
+        self.init(id: first, ancestors: ancestors)
+    }
+
+    /// The last sequence of history `other` (another server's) that this one shares, or nil when
+    /// they share nothing known: `otherLast` is where `other` has got to.
+    public func sharedSequence(with other: GraphHistory, otherLast: UInt64, last: UInt64) -> UInt64? {
+        if other.id == id { return min(otherLast, last) }
+        if let ancestor = ancestors.first(where: { $0.id == other.id }) { return min(ancestor.lastSequence, otherLast, last) }
+        if let ancestor = other.ancestors.first(where: { $0.id == id }) { return min(ancestor.lastSequence, otherLast, last) }
+        for mine in ancestors {
+            if let theirs = other.ancestors.first(where: { $0.id == mine.id }) {
+                return min(mine.lastSequence, theirs.lastSequence, otherLast, last)
+            }
+        }
+        return nil
+    }
+
+    private static func isID(_ text: String) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}
+
 extension DataDirectory {
     /// Makes a primary's snapshot (`ReplicationSnapshot.bytes`) the whole of graph `name`,
     /// replacing what is there, with its log continuing after the snapshot's last sequence.
     /// The bytes are checked as any snapshot is before anything is replaced.
-    public func installReplicated(named name: String, snapshot bytes: [UInt8]) throws(StoreError) -> GraphStore {
+    /// The graph takes `history` (the primary's), so that the two compare from then on.
+    public func installReplicated(named name: String, snapshot bytes: [UInt8],
+                                  history: GraphHistory) throws(StoreError) -> GraphStore {
         let scratch = path + "/replication-incoming-\(getpid())"
         try? fileSystem.removeTree(scratch)
         try fileSystem.createDirectory(scratch)
@@ -225,7 +309,8 @@ extension DataDirectory {
         }
         let loaded = try SnapshotReader(fileSystem: fileSystem, slotMemoryLimit: options.slotMemoryLimit)
             .read(path: snapshotPath, number: 1)
-        return try installGraph(named: name, graph: loaded.graph, replacing: true, lastSequence: loaded.lastSequence)
+        return try installGraph(named: name, graph: loaded.graph, replacing: true, lastSequence: loaded.lastSequence,
+                                history: history)
     }
 }
 

@@ -37,6 +37,8 @@ public final class GraphStore: @unchecked Sendable {
     var closed = false
     /// Size of the newest snapshot (0: none), the base of the automatic-compaction ratio.
     var snapshotLength: Int
+    /// The history, the last commit and the commit times behind change tokens (under `lock`).
+    var changes: ChangeState
     /// Held for the whole of a compaction, so two never overlap (and close waits for one).
     let compactionGate = Mutex<Void>(())
     /// True while an automatic compaction is queued or running.
@@ -44,8 +46,10 @@ public final class GraphStore: @unchecked Sendable {
     /// After a failed automatic compaction: do not retry before the log holds this many bytes.
     let compactionRetryBytes = Atomic<Int>(0)
 
-    init(name: String, graph: Graph, log: AppendLog?, storage: StoreStorage?, snapshotLength: Int = 0) {
+    init(name: String, graph: Graph, log: AppendLog?, storage: StoreStorage?, snapshotLength: Int = 0,
+         changes: ChangeState = ChangeState()) {
         self.name = name
+        self.changes = changes
         graphCell = .allocate(capacity: 1)
         graphCell.initialize(to: graph)
         self.log = log
@@ -103,19 +107,22 @@ public final class GraphStore: @unchecked Sendable {
             let mutations = graph.pendingMutations
             guard !mutations.isEmpty, let storage, let log else {
                 _ = graph.commitTransaction()
+                if !mutations.isEmpty { noteCommitted(LogRecord(sequence: changes.lastSequence + 1,
+                                                               commitTime: AppendLog.wallClockMilliseconds(), mutations: mutations)) }
                 return (result, nil, 0)
             }
-            let sequence: UInt64
+            let record: LogRecord
             do throws(StoreError) {
-                sequence = try log.append(mutations)
+                record = try log.append(mutations)
             } catch {
                 graph.rollbackTransaction()
                 throw StoreError(.io, "graph '\(name)': the write was not applied: \(error.message)", path: error.path)
             }
             _ = graph.commitTransaction()
+            noteCommitted(record)
             recorded = announced != nil
-            let ticket = announced?.wrote(sequence: sequence, end: log.end)
-                ?? storage.commit.wrote(sequence: sequence, end: log.end, announced: false)
+            let ticket = announced?.wrote(sequence: record.sequence, end: log.end)
+                ?? storage.commit.wrote(sequence: record.sequence, end: log.end, announced: false)
             return (result, ticket, log.bytesSinceSnapshot)
         }
         guard let ticket, let storage else { return result }
@@ -142,12 +149,18 @@ public final class GraphStore: @unchecked Sendable {
                 guard !closed else { return }
                 closed = true
                 guard let storage else { return }
-                if storage.commit.failureError == nil {
+                var flushed = storage.commit.failureError == nil
+                if flushed {
                     do throws(StoreError) { try storage.commit.flush() } catch {
+                        flushed = false
                         storage.report("graphd: \(name): fsync of the log at close failed: \(error.message)")
                     }
                 }
                 storage.commit.close()
+                // Everything published is durable: the next open keeps this history.
+                if flushed, storage.fileSystem.isDirectory(storage.directory) {
+                    try? HistoryFile(directory: storage.directory, fileSystem: storage.fileSystem).write(changes.history, openUnder: nil)
+                }
             }
         }
     }
@@ -189,7 +202,9 @@ extension GraphStore {
                        options: DataDirectory.Options, report: @escaping @Sendable (String) -> Void) -> GraphStore {
         let commit = GroupCommit(file: recovered.log.file, sequence: recovered.log.lastSequence, end: recovered.log.end)
         let storage = StoreStorage(directory: directory, fileSystem: fileSystem, options: options, commit: commit, report: report)
+        let changes = ChangeState(history: recovered.history, commitTimes: recovered.commitTimes,
+                                  lastSequence: recovered.log.lastSequence)
         return GraphStore(name: name, graph: recovered.graph, log: recovered.log, storage: storage,
-                          snapshotLength: recovered.snapshotLength)
+                          snapshotLength: recovered.snapshotLength, changes: changes)
     }
 }

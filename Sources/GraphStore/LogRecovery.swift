@@ -24,6 +24,14 @@ struct RecoveredLog {
     var messages: [String]
     /// Size of the snapshot the graph was loaded from (0: none).
     var snapshotLength: Int
+    /// The history the log's sequence numbers belong to (GraphHistory.swift).
+    var history = GraphHistory.fresh()
+    /// The commit times of the records replayed (and the snapshot's last one).
+    var commitTimes = CommitTimeIndex()
+    /// Whether --repair cut records from the log (their sequence numbers will be reused).
+    var cutRecords = false
+    /// The segment format version of the newest segment, the one appends would go to.
+    var lastSegmentVersion = AppendLog.formatVersion
 }
 
 /// How to open: whether to repair damage and whether to delete leftovers of interrupted work.
@@ -32,14 +40,43 @@ struct RecoveryMode {
     var repair = false
     /// Delete `*.tmp` files and files a newer snapshot covers (not while a compaction may run).
     var cleanUp = true
+    /// The fsync policy the graph is opened under (whether commits are published before they
+    /// are durable decides what an unclean stop means for its history).
+    var fsync = FsyncPolicy.always
     /// Ids in the files whose slots would need more memory than this are damage (IDSlotLimit).
     var slotMemoryLimit = IDSlotLimit.physicalMemory
 }
 
 enum LogRecovery {
-    /// Opens (creating if needed) the graph stored in `directory` and replays it.
+    /// Opens (creating if needed) the graph stored in `directory` and replays it; appends will
+    /// go to a segment of the current format, and the graph's history file says it is open.
     static func open(directory: String, graphName: String, fileSystem: FileSystem,
                      mode: RecoveryMode = RecoveryMode()) throws(StoreError) -> RecoveredLog {
+        var recovered = try replayDirectory(directory: directory, graphName: graphName, fileSystem: fileSystem, mode: mode)
+        if recovered.lastSegmentVersion != AppendLog.formatVersion {
+            // Records of the current format never go after older ones in one segment.
+            try recovered.log.file.sync()
+            let previous = try recovered.log.startNextSegment()
+            previous.close()
+            recovered.lastSegmentVersion = AppendLog.formatVersion
+        }
+        let historyFile = HistoryFile(directory: directory, fileSystem: fileSystem)
+        let last = recovered.log.lastSequence
+        if let (history, openUnder) = historyFile.read() {
+            recovered.history = history
+            // Commits published before they were durable may be lost past a crash; --repair
+            // cut commits out: either way new commits are about to reuse sequence numbers.
+            if recovered.cutRecords || (openUnder != nil && openUnder != .always) {
+                recovered.history.fork(sharing: last)
+            }
+        }
+        try historyFile.write(recovered.history, openUnder: mode.fsync)
+        return recovered
+    }
+
+    /// Loads the newest good snapshot and replays the segments after it.
+    private static func replayDirectory(directory: String, graphName: String, fileSystem: FileSystem,
+                                        mode: RecoveryMode) throws(StoreError) -> RecoveredLog {
         var messages: [String] = []
         let names = try fileSystem.contentsOfDirectory(directory)
         if mode.cleanUp {
@@ -95,13 +132,20 @@ enum LogRecovery {
         var graph = loaded?.graph ?? Graph()
         graph.slotMemoryLimit = mode.slotMemoryLimit
         var sequence = loaded?.lastSequence ?? 0
+        var times = CommitTimeIndex()
+        times.note(sequence: sequence, time: loaded?.lastCommitTime ?? 0)
+        func recovered(_ log: AppendLog, version: UInt32 = AppendLog.formatVersion, cut: Bool = false) -> RecoveredLog {
+            RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0,
+                         commitTimes: times, cutRecords: cut, lastSegmentVersion: version)
+        }
         if segments.isEmpty {
             let path = directory + "/" + AppendLog.segmentFileName(base)
             try fileSystem.createDurably(path, contents: AppendLog.header(segment: base))
             let file = try fileSystem.open(path)
             let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: base,
-                                end: AppendLog.headerLength, lastSequence: sequence, snapshotNumber: base)
-            return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
+                                end: AppendLog.headerLength, lastSequence: sequence, lastCommitTime: times.lastTime,
+                                snapshotNumber: base)
+            return recovered(log)
         }
 
         var finished: [UInt64: Int] = [:]
@@ -111,14 +155,15 @@ enum LogRecovery {
             let isLast = index == segments.count - 1
             let path = directory + "/" + AppendLog.segmentFileName(number)
             let file = try fileSystem.open(path)
-            let outcome = try replay(file, segment: number, graphName: graphName, into: &graph, sequence: &sequence)
+            let (outcome, version) = try replay(file, segment: number, graphName: graphName, into: &graph, sequence: &sequence,
+                                                times: &times)
             switch outcome {
             case .clean(let end):
                 if isLast {
                     let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: number, end: end,
-                                        lastSequence: sequence, finishedSegmentBytes: finished, snapshotNumber: base,
-                                        allocated: try file.size())
-                    return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
+                                        lastSequence: sequence, lastCommitTime: times.lastTime, finishedSegmentBytes: finished,
+                                        snapshotNumber: base, allocated: try file.size())
+                    return recovered(log, version: version)
                 }
                 finished[number] = end
                 file.close()
@@ -128,8 +173,9 @@ enum LogRecovery {
                 try file.sync()
                 messages.append("graphd: \(graphName): torn record at offset \(offset) of \(path) cut off (\(dropped) bytes dropped)")
                 let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: number, end: offset,
-                                    lastSequence: sequence, finishedSegmentBytes: finished, snapshotNumber: base)
-                return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
+                                    lastSequence: sequence, lastCommitTime: times.lastTime, finishedSegmentBytes: finished,
+                                    snapshotNumber: base)
+                return recovered(log, version: version)
             case .damaged(let offset, let reason, let detail, _):
                 let later = segments[(index + 1)...].map { AppendLog.segmentFileName($0) }
                 guard mode.repair else {
@@ -144,8 +190,9 @@ enum LogRecovery {
                 try cut(file, at: offset, later: later, directory: directory, graphName: graphName, reason: reason + detail,
                         fileSystem: fileSystem, messages: &messages)
                 let log = AppendLog(directory: directory, fileSystem: fileSystem, file: file, segment: number, end: offset,
-                                    lastSequence: sequence, finishedSegmentBytes: finished, snapshotNumber: base)
-                return RecoveredLog(graph: graph, log: log, messages: messages, snapshotLength: loaded?.fileLength ?? 0)
+                                    lastSequence: sequence, lastCommitTime: times.lastTime, finishedSegmentBytes: finished,
+                                    snapshotNumber: base)
+                return recovered(log, version: version, cut: true)
             }
             index += 1
         }
@@ -196,39 +243,43 @@ enum LogRecovery {
         case damaged(offset: Int, reason: String, detail: String, isTornTail: Bool)
     }
 
-    /// Replays one segment into `graph`, continuing `sequence`.
-    static func replay(_ file: LogFile, segment: UInt64, graphName: String,
-                       into graph: inout Graph, sequence: inout UInt64) throws(StoreError) -> SegmentOutcome {
+    /// Replays one segment into `graph`, continuing `sequence`, stamping change versions and
+    /// noting commit times. Returns how it ended and the segment's format version.
+    static func replay(_ file: LogFile, segment: UInt64, graphName: String, into graph: inout Graph,
+                       sequence: inout UInt64, times: inout CommitTimeIndex) throws(StoreError) -> (SegmentOutcome, UInt32) {
         let path = file.path
         let bytes = try file.read(at: 0, count: try file.size())
         if let problem = try headerProblem(bytes, path: path, segment: segment) {
-            return .damaged(offset: 0, reason: problem, detail: "", isTornTail: false)
+            return (.damaged(offset: 0, reason: problem, detail: "", isTornTail: false), AppendLog.formatVersion)
         }
+        let version = bytes.littleEndian(UInt32.self, at: 8)
         var offset = AppendLog.headerLength
         while offset < bytes.count {
             guard let (payload, next) = validRecord(in: bytes, at: offset),
-                  let (recordSequence, mutations) = try? MutationCodec.decode(payload) else {
+                  let record = try? MutationCodec.decode(payload, version: version) else {
                 // Zeros to the end: the preallocated rest of the segment (AppendLog.swift).
-                if bytes[offset...].allSatisfy({ $0 == 0 }) { return .clean(end: offset) }
+                if bytes[offset...].allSatisfy({ $0 == 0 }) { return (.clean(end: offset), version) }
                 // An invalid record: a torn tail only if nothing valid follows it.
-                if let later = firstValidRecord(in: bytes, after: offset) {
-                    return .damaged(offset: offset, reason: "corrupt record", detail: " (a valid record follows at offset \(later))",
-                                    isTornTail: false)
+                if let later = firstValidRecord(in: bytes, after: offset, version: version) {
+                    return (.damaged(offset: offset, reason: "corrupt record", detail: " (a valid record follows at offset \(later))",
+                                     isTornTail: false), version)
                 }
-                return .damaged(offset: offset, reason: "incomplete or checksum-failing record", detail: "", isTornTail: true)
+                return (.damaged(offset: offset, reason: "incomplete or checksum-failing record", detail: "", isTornTail: true), version)
             }
-            guard recordSequence == sequence + 1 else {
-                return .damaged(offset: offset, reason: "record with sequence number \(recordSequence)",
-                                detail: " where \(sequence + 1) was expected (a gap in the log)", isTornTail: false)
+            guard record.sequence == sequence + 1 else {
+                return (.damaged(offset: offset, reason: "record with sequence number \(record.sequence)",
+                                 detail: " where \(sequence + 1) was expected (a gap in the log)", isTornTail: false), version)
             }
-            if let problem = apply(mutations, to: &graph) {
-                return .damaged(offset: offset, reason: "record that does not apply to the graph",
-                                detail: " (\(problem))", isTornTail: false)
+            if let problem = apply(record.mutations, to: &graph) {
+                return (.damaged(offset: offset, reason: "record that does not apply to the graph",
+                                 detail: " (\(problem))", isTornTail: false), version)
             }
-            sequence = recordSequence
+            graph.versions.stamp(record.mutations, sequence: record.sequence)
+            times.note(sequence: record.sequence, time: record.commitTime)
+            sequence = record.sequence
             offset = next
         }
-        return .clean(end: offset)
+        return (.clean(end: offset), version)
     }
 
     /// Why a segment header is unusable, nil when it is good; throws for another version.
@@ -238,9 +289,10 @@ enum LogRecovery {
             return "not a graphd log segment (bad header)"
         }
         let version = bytes.littleEndian(UInt32.self, at: 8)
-        guard version == AppendLog.formatVersion else {
+        guard AppendLog.readableVersions.contains(version) else {
             throw StoreError(.unsupportedVersion,
-                "\(path) has log format version \(version) (at offset 8), this graphd reads version \(AppendLog.formatVersion); "
+                "\(path) has log format version \(version) (at offset 8), this graphd reads versions "
+                + "\(AppendLog.readableVersions.lowerBound) to \(AppendLog.readableVersions.upperBound); "
                 + "use a graphd release that reads version \(version)", path: path, offset: 8)
         }
         guard CRC32C.checksum(bytes[0..<28]) == bytes.littleEndian(UInt32.self, at: 28),
@@ -265,10 +317,10 @@ enum LogRecovery {
     }
 
     /// The offset of the first valid, decodable record starting after `offset`, if any.
-    static func firstValidRecord(in bytes: [UInt8], after offset: Int) -> Int? {
+    static func firstValidRecord(in bytes: [UInt8], after offset: Int, version: UInt32) -> Int? {
         var candidate = offset + 1
         while candidate + AppendLog.recordHeaderLength <= bytes.count {
-            if let (payload, _) = validRecord(in: bytes, at: candidate), (try? MutationCodec.decode(payload)) != nil {
+            if let (payload, _) = validRecord(in: bytes, at: candidate), (try? MutationCodec.decode(payload, version: version)) != nil {
                 return candidate
             }
             candidate += 1

@@ -13,7 +13,11 @@ public enum Mutation: Sendable, Equatable {
                             properties: [PropertyEntry])
     /// Setting `.null` removes the property.
     case setNodeProperty(NodeID, PropertyKeyID, Value)
-    case setRelationshipProperty(RelationshipID, PropertyKeyID, Value)
+    /// Logged with the relationship's type and ends, so that whoever reads the log (change
+    /// versions, the change feed, replicas) knows which nodes it touches without a lookup.
+    case setRelationshipProperty(Relationship, PropertyKeyID, Value)
+    /// The same change logged by relationship id alone (kind 7), which older logs hold. Read only.
+    case setRelationshipPropertyByID(RelationshipID, PropertyKeyID, Value)
     case addLabel(NodeID, LabelID)
     case removeLabel(NodeID, LabelID)
     /// Logged with its type and ends: replay finds it in O(log degree), the graph keeping no

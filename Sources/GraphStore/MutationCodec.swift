@@ -2,7 +2,9 @@
 // of a log record (AppendLog.swift frames it). Kinds and value tags have explicit, stable raw
 // values with 0 reserved as invalid, so a zeroed or foreign byte is never mistaken for data.
 //
-// payload     := varint sequence, varint count, mutation{count}
+// payload     := varint sequence, varint commit time, varint count, mutation{count}
+//                (segment format version 1 has no commit time: varint sequence, varint count, …)
+//                The commit time is milliseconds since 1970-01-01 UTC, non-decreasing along the log.
 // mutation    := u8 kind, fields (all ids and counts are unsigned LEB128 varints):
 //   1 defineLabel            id, string
 //   2 defineRelationshipType id, string
@@ -10,7 +12,7 @@
 //   4 createNode             id, count, label{count}, properties
 //   5 createRelationship     id, type, start, end, properties
 //   6 setNodeProperty        node, key, value          (value null: remove)
-//   7 setRelationshipProperty relationship, key, value
+//   7 setRelationshipPropertyByID relationship, key, value (read only: older logs hold it)
 //   8 addLabel               node, label
 //   9 removeLabel            node, label
 //  10 deleteRelationshipByID relationship              (read only: older logs may hold it)
@@ -18,10 +20,11 @@
 //  12 createIndex            label, key, u8 unique (0 or 1)
 //  13 dropIndex              label, key
 //  14 deleteRelationship     relationship, type, start, end
+//  15 setRelationshipProperty relationship, type, start, end, key, value  (value null: remove)
 //  40 createFullTextIndex    u8 entity (1 node, 2 relationship), label or type id, count, key{count},
 //                            string name, string language, count, string{count} stop words
 //  41 dropFullTextIndex      u8 entity, label or type id
-//     (40 and 41 leave a gap after 14 for other kinds; a log without them reads as before)
+//     (40 and 41 leave a gap after 15 for other kinds; a log without them reads as before)
 // properties  := count, (key, value){count}
 // string      := varint byte length, UTF-8 bytes
 // value       := u8 tag, then: 1 null | 2 false | 3 true | 4 integer: zigzag varint |
@@ -35,8 +38,8 @@
 /// Stable on-disk kind numbers of mutations.
 enum MutationKind: UInt8 {
     case defineLabel = 1, defineRelationshipType, definePropertyKey, createNode, createRelationship,
-         setNodeProperty, setRelationshipProperty, addLabel, removeLabel, deleteRelationshipByID, deleteNode,
-         createIndex, dropIndex, deleteRelationship
+         setNodeProperty, setRelationshipPropertyByID, addLabel, removeLabel, deleteRelationshipByID, deleteNode,
+         createIndex, dropIndex, deleteRelationship, setRelationshipProperty
     case createFullTextIndex = 40, dropFullTextIndex = 41
 }
 
@@ -51,26 +54,50 @@ struct CodecError: Error, Sendable {
     var message: String
 }
 
+/// One committed transaction as the log holds it.
+public struct LogRecord: Sendable, Equatable {
+    /// Its place in the log: 1, 2, 3, … with no gaps.
+    public var sequence: UInt64
+    /// When it committed, in milliseconds since 1970-01-01 UTC; 0 when unknown (older logs).
+    public var commitTime: UInt64
+    public var mutations: [Mutation]
+
+    public init(sequence: UInt64, commitTime: UInt64, mutations: [Mutation]) {
+        self.sequence = sequence
+        self.commitTime = commitTime
+        self.mutations = mutations
+    }
+}
+
 /// Encodes and decodes record payloads.
 enum MutationCodec {
-    static func encode(sequence: UInt64, _ mutations: [Mutation]) -> [UInt8] {
+    /// The payload of `record` in the current segment format (AppendLog.formatVersion).
+    static func encode(_ record: LogRecord) -> [UInt8] {
         var w = ByteWriter()
-        w.varint(sequence)
-        w.varint(UInt64(mutations.count))
-        for m in mutations { w.mutation(m) }
+        w.varint(record.sequence)
+        w.varint(record.commitTime)
+        w.varint(UInt64(record.mutations.count))
+        for m in record.mutations { w.mutation(m) }
         return w.bytes
     }
 
-    static func decode(_ bytes: ArraySlice<UInt8>) throws(CodecError) -> (sequence: UInt64, mutations: [Mutation]) {
+    /// `encode` of a record made of these parts.
+    static func encode(sequence: UInt64, commitTime: UInt64 = 0, _ mutations: [Mutation]) -> [UInt8] {
+        encode(LogRecord(sequence: sequence, commitTime: commitTime, mutations: mutations))
+    }
+
+    /// Decodes a payload written in segment format `version` (1: no commit time).
+    static func decode(_ bytes: ArraySlice<UInt8>, version: UInt32 = AppendLog.formatVersion) throws(CodecError) -> LogRecord {
         var r = ByteReader(bytes: bytes)
         let sequence = try r.varint()
+        let commitTime = version >= 2 ? try r.varint() : 0
         let count = try r.varint()
         guard count <= UInt64(bytes.count) else { throw CodecError(message: "mutation count \(count) exceeds the record") }
         var mutations: [Mutation] = []
         mutations.reserveCapacity(Int(count))
         for _ in 0..<count { mutations.append(try r.mutation()) }
         guard r.isAtEnd else { throw CodecError(message: "\(r.remaining) stray bytes after the last mutation") }
-        return (sequence, mutations)
+        return LogRecord(sequence: sequence, commitTime: commitTime, mutations: mutations)
     }
 }
 
@@ -136,8 +163,11 @@ struct ByteWriter {
             self.properties(properties)
         case .setNodeProperty(let node, let key, let value):
             u8(MutationKind.setNodeProperty.rawValue); id(node.rawValue); id(key.rawValue); self.value(value)
-        case .setRelationshipProperty(let rel, let key, let value):
-            u8(MutationKind.setRelationshipProperty.rawValue); id(rel.rawValue); id(key.rawValue); self.value(value)
+        case .setRelationshipProperty(let r, let key, let value):
+            u8(MutationKind.setRelationshipProperty.rawValue)
+            id(r.id.rawValue); id(r.type.rawValue); id(r.start.rawValue); id(r.end.rawValue); id(key.rawValue); self.value(value)
+        case .setRelationshipPropertyByID(let rel, let key, let value):
+            u8(MutationKind.setRelationshipPropertyByID.rawValue); id(rel.rawValue); id(key.rawValue); self.value(value)
         case .addLabel(let node, let label): u8(MutationKind.addLabel.rawValue); id(node.rawValue); id(label.rawValue)
         case .removeLabel(let node, let label): u8(MutationKind.removeLabel.rawValue); id(node.rawValue); id(label.rawValue)
         case .deleteRelationship(let r):
@@ -258,9 +288,14 @@ struct ByteReader {
         case .setNodeProperty:
             let node = NodeID(rawValue: try id()), key = PropertyKeyID(rawValue: try id())
             return .setNodeProperty(node, key, try value())
-        case .setRelationshipProperty:
+        case .setRelationshipPropertyByID:
             let rel = RelationshipID(rawValue: try id()), key = PropertyKeyID(rawValue: try id())
-            return .setRelationshipProperty(rel, key, try value())
+            return .setRelationshipPropertyByID(rel, key, try value())
+        case .setRelationshipProperty:
+            let rel = RelationshipID(rawValue: try id()), type = RelationshipTypeID(rawValue: try id())
+            let start = NodeID(rawValue: try id()), end = NodeID(rawValue: try id())
+            let key = PropertyKeyID(rawValue: try id())
+            return .setRelationshipProperty(Relationship(id: rel, type: type, start: start, end: end), key, try value())
         case .addLabel: return .addLabel(NodeID(rawValue: try id()), LabelID(rawValue: try id()))
         case .removeLabel: return .removeLabel(NodeID(rawValue: try id()), LabelID(rawValue: try id()))
         case .deleteRelationshipByID: return .deleteRelationshipByID(RelationshipID(rawValue: try id()))

@@ -7,6 +7,8 @@ struct LoadedSnapshot {
     var graph: Graph
     var number: UInt64
     var lastSequence: UInt64
+    /// The commit time of the last record it includes (ms since 1970 UTC; 0: unknown).
+    var lastCommitTime: UInt64
     /// The file's size in bytes (the basis of the automatic-compaction ratio).
     var fileLength: Int
 }
@@ -32,10 +34,11 @@ struct SnapshotReader {
             throw corrupt(0, bytes.count < 8 ? "the file is only \(bytes.count) bytes long" : "it does not start with GRAPHDSN")
         }
         let version = bytes.littleEndian(UInt32.self, at: 8)
-        guard version == SnapshotFormat.formatVersion else {
+        guard SnapshotFormat.readableVersions.contains(version) else {
             throw StoreError(.unsupportedVersion,
-                "\(path) has snapshot format version \(version) (at offset 8), this graphd reads version "
-                + "\(SnapshotFormat.formatVersion); use a graphd release that reads version \(version)", path: path, offset: 8)
+                "\(path) has snapshot format version \(version) (at offset 8), this graphd reads versions "
+                + "\(SnapshotFormat.readableVersions.lowerBound) to \(SnapshotFormat.readableVersions.upperBound); "
+                + "use a graphd release that reads version \(version)", path: path, offset: 8)
         }
         guard CRC32C.checksum(bytes[0..<44]) == bytes.littleEndian(UInt32.self, at: 44) else {
             throw corrupt(0, "the header checksum does not match")
@@ -51,6 +54,8 @@ struct SnapshotReader {
         }
 
         var builder = SnapshotGraphLoader(slotMemoryLimit: slotMemoryLimit)
+        var versions = ChangeVersions()
+        var sawClock = false, lastCommitTime: UInt64 = 0
         var offset = h
         var sawEnd = false
         while offset < bytes.count {
@@ -74,6 +79,15 @@ struct SnapshotReader {
                 case .relationships: try builder.relationships(&reader)
                 case .indexes: try builder.indexes(&reader)
                 case .fullTextIndexes: try builder.fullTextIndexes(&reader)
+                case .changeClock:
+                    guard !sawClock else { throw SnapshotLoadError(message: "a second change clock section") }
+                    sawClock = true
+                    try decodingVersions { () throws(CodecError) in
+                        versions.raiseFloor(to: try reader.varint())
+                        lastCommitTime = try reader.varint()
+                    }
+                case .changeVersions:
+                    try decodingVersions { () throws(CodecError) in try versions.readColumn(&reader, nodeLimit: slotMemoryLimit / 8) }
                 case .end:
                     try builder.end(&reader)
                     sawEnd = true
@@ -85,14 +99,23 @@ struct SnapshotReader {
             offset = start + Int(length)
         }
         guard sawEnd else { throw corrupt(offset, "the end section is missing (the file was cut short)") }
-        let graph: Graph
+        var graph: Graph
         do throws(SnapshotLoadError) {
             graph = try builder.graph()
         } catch {
             throw corrupt(bytes.count, "its contents do not make a graph (\(error.message))")
         }
-        return LoadedSnapshot(graph: graph, number: number, lastSequence: lastSequence, fileLength: bytes.count)
+        // Without a change clock (an older snapshot) nothing is known of what changed when.
+        if !sawClock { versions.raiseFloor(to: lastSequence) }
+        graph.versions = versions
+        return LoadedSnapshot(graph: graph, number: number, lastSequence: lastSequence, lastCommitTime: lastCommitTime,
+                              fileLength: bytes.count)
     }
+}
+
+/// Runs the decoding of a change section, turning codec errors into load errors.
+private func decodingVersions(_ body: () throws(CodecError) -> Void) throws(SnapshotLoadError) {
+    do { try body() } catch { throw SnapshotLoadError(message: error.message) }
 }
 
 /// Why a section's contents do not make a graph.

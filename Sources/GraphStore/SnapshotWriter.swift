@@ -10,12 +10,13 @@ struct SnapshotWriter {
     /// `directory`: temporary file, fsync, rename, fsync of the directory. Returns its size.
     /// On failure the temporary file is removed and no snapshot file was created.
     @discardableResult
-    func write(_ graph: Graph, number: UInt64, lastSequence: UInt64, directory: String) throws(StoreError) -> Int {
+    func write(_ graph: Graph, number: UInt64, lastSequence: UInt64, lastCommitTime: UInt64 = 0,
+               directory: String) throws(StoreError) -> Int {
         let path = directory + "/" + SnapshotFormat.fileName(number)
         let temporary = path + ".tmp"
         let file = try fileSystem.create(temporary)
         do {
-            let length = try writeSections(of: graph, to: file)
+            let length = try writeSections(of: graph, lastCommitTime: lastCommitTime, to: file)
             try file.write(SnapshotFormat.header(number: number, lastSequence: lastSequence, fileLength: length), at: 0)
             try file.sync()
             file.close()
@@ -30,7 +31,7 @@ struct SnapshotWriter {
     }
 
     /// Writes every section after the (not yet written) header; returns the file length.
-    private func writeSections(of graph: Graph, to file: LogFile) throws(StoreError) -> Int {
+    private func writeSections(of graph: Graph, lastCommitTime: UInt64, to file: LogFile) throws(StoreError) -> Int {
         var offset = SnapshotFormat.headerLength
         func emit(_ kind: SnapshotFormat.SectionKind, _ payload: ByteWriter) throws(StoreError) {
             var header: [UInt8] = [kind.rawValue, 0, 0, 0]
@@ -105,6 +106,26 @@ struct SnapshotWriter {
             section.varint(UInt64(fullText.count))
             for descriptor in fullText { section.fullTextDescriptor(descriptor) }
             try emit(.fullTextIndexes, section)
+        }
+
+        let versions = graph.changeVersions
+        var clock = ByteWriter()
+        clock.varint(versions.floor)
+        clock.varint(lastCommitTime)
+        try emit(.changeClock, clock)
+        for (column, values) in versions.columns {
+            var first = 0
+            while first < values.count {
+                let count = min(values.count - first, SnapshotFormat.entitiesPerSection)
+                var w = ByteWriter()
+                w.bytes.reserveCapacity(count * 4 + 16)
+                w.varint(UInt64(column))
+                w.varint(UInt64(first))
+                w.varint(UInt64(count))
+                for value in values[first..<first + count] { w.varint(value) }
+                try emit(.changeVersions, w)
+                first += count
+            }
         }
 
         var end = ByteWriter()

@@ -64,11 +64,14 @@ import Testing
         ]
         for v in values {
             mutations.append(.setNodeProperty(NodeID(4), PropertyKeyID(1), v))
-            mutations.append(.setRelationshipProperty(RelationshipID(4), PropertyKeyID(1), v))
+            mutations.append(.setRelationshipProperty(Relationship(id: RelationshipID(4), type: RelationshipTypeID(2),
+                                                                   start: NodeID(7), end: NodeID(1)), PropertyKeyID(1), v))
+            mutations.append(.setRelationshipPropertyByID(RelationshipID(4), PropertyKeyID(1), v))
         }
-        let bytes = MutationCodec.encode(sequence: 123_456_789, mutations)
+        let bytes = MutationCodec.encode(sequence: 123_456_789, commitTime: 1_764_000_000_123, mutations)
         let decoded = try MutationCodec.decode(bytes[...])
         #expect(decoded.sequence == 123_456_789)
+        #expect(decoded.commitTime == 1_764_000_000_123)
         #expect(decoded.mutations == mutations)
     }
 
@@ -77,8 +80,9 @@ import Testing
         for cut in 0..<bytes.count {
             #expect(throws: CodecError.self) { try MutationCodec.decode(bytes[0..<cut]) }
         }
-        #expect(throws: CodecError.self) { try MutationCodec.decode([1, 1, 0][...]) }    // kind 0 is invalid
-        #expect(throws: CodecError.self) { try MutationCodec.decode([1, 1, 200][...]) }  // unknown kind
+        #expect(throws: CodecError.self) { try MutationCodec.decode([1, 1, 1, 0][...]) }    // kind 0 is invalid
+        #expect(throws: CodecError.self) { try MutationCodec.decode([1, 1, 1, 200][...]) }  // unknown kind
+        #expect(throws: CodecError.self) { try MutationCodec.decode([1, 1, 0][...], version: 1) }  // version 1: no time
         #expect(throws: CodecError.self) { try MutationCodec.decode((bytes + [0])[...]) }  // stray byte
     }
 }

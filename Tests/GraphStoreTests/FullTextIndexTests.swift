@@ -187,7 +187,8 @@ private func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
         let index = try #require(g.fullTextIndex(.relationship, g.relationshipTypeID(named: "WROTE")!.rawValue))
         #expect(g.search(index, try FullTextQuery.parseRediSearch("hello")).map(\.id) == [0, 2])
         try committed(&g) { g in
-            try g.setProperty(g.propertyKeyID(named: "text")!, to: .string("bye"), of: RelationshipID(0))
+            let first = try #require(g.relationships(of: g.relationshipTypeID(named: "WROTE")!, from: NodeID(0), to: NodeID(1)).first)
+            try g.setProperty(g.propertyKeyID(named: "text")!, to: .string("bye"), of: first)
         }
         let after = try #require(g.fullTextIndex(.relationship, g.relationshipTypeID(named: "WROTE")!.rawValue))
         #expect(g.search(after, try FullTextQuery.parseRediSearch("hello")).map(\.id) == [2])
@@ -274,8 +275,8 @@ private func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
         let d = FullTextIndexDescriptor(entity: .relationship, schemaID: 3, keys: [PropertyKeyID(1), PropertyKeyID(4)],
                                         name: "n", language: "German", stopwords: ["a", "ab"])
         let bytes = MutationCodec.encode(sequence: 9, [.createFullTextIndex(d), .dropFullTextIndex(.node, 2)])
-        let (sequence, mutations) = try MutationCodec.decode(bytes[...])
-        #expect(sequence == 9)
-        #expect(mutations == [.createFullTextIndex(d), .dropFullTextIndex(.node, 2)])
+        let record = try MutationCodec.decode(bytes[...])
+        #expect(record.sequence == 9)
+        #expect(record.mutations == [.createFullTextIndex(d), .dropFullTextIndex(.node, 2)])
     }
 }

@@ -194,13 +194,16 @@ import Testing
         let (r, since) = try committed(&g) { g in
             let t = g.internRelationshipType("FRIEND"), since = g.internPropertyKey("since")
             let a = try g.createNode(labels: [], properties: [])
-            return (try g.createRelationship(type: t, from: a, to: a, properties: [(since, .integer(2020))]).id, since)
+            return (try g.createRelationship(type: t, from: a, to: a, properties: [(since, .integer(2020))]), since)
         }
-        #expect(g.property(since, of: r) == .integer(2020))
+        #expect(g.property(since, of: r.id) == .integer(2020))
         try committed(&g) { g in try g.setProperty(since, to: .double(2.5), of: r) }
-        #expect(g.properties(of: r).map(\.value) == [.double(2.5)])
+        #expect(g.properties(of: r.id).map(\.value) == [.double(2.5)])
         try committed(&g) { g in try g.setProperty(since, to: .null, of: r) }
-        #expect(g.properties(of: r).isEmpty)
+        #expect(g.properties(of: r.id).isEmpty)
+        // A relationship named with the wrong ends does not exist.
+        let misnamed = Relationship(id: r.id, type: r.type, start: r.start, end: NodeID(rawValue: r.end.rawValue + 1))
+        #expect(throws: GraphError.self) { try committed(&g) { g in try g.setProperty(since, to: .integer(1), of: misnamed) } }
     }
 
     @Test func lookupByPropertyTreatsIntegerAndIntegralDoubleAsEqual() throws {

@@ -27,7 +27,7 @@ import GraphTestSupport
                 #expect(userIDs(store) == Array(0..<50))
                 try addUsers(store, [50])  // takes writes at once, into the fresh segment
             }
-            #expect(try graphFiles(data, "g") == ["log-00000001.glog", "snapshot-00000001.gsnap"])
+            #expect(try graphFiles(data, "g") == ["history", "log-00000001.glog", "snapshot-00000001.gsnap"])
             #expect(userIDs(try #require(try openData(data).graph(named: "g"))) == Array(0...50))
         }
     }
@@ -45,7 +45,7 @@ import GraphTestSupport
             #expect(userIDs(new) == [5, 6])
             #expect(old.isClosed, "writers of the old graph are told it is gone")
             #expect(try directory.graph(named: "g") === new)
-            #expect(try graphFiles(data, "g") == ["log-00000001.glog", "snapshot-00000001.gsnap"])
+            #expect(try graphFiles(data, "g") == ["history", "log-00000001.glog", "snapshot-00000001.gsnap"])
             #expect(directory.graphNames() == ["g"], "no staging directory is left or listed")
         }
     }

@@ -239,11 +239,11 @@ import GraphTestSupport
         try withTemporaryDirectory { data in
             let (log, _) = try writeSampleGraph(in: data)
             var bytes = try logRecordBytes(log)
-            bytes[8] = 2
+            bytes[8] = 9
             try writeFileBytes(log, bytes)
             let directory = try DataDirectory(path: data)
             #expect(throws: StoreError(.unsupportedVersion,
-                "\(log) has log format version 2 (at offset 8), this graphd reads version 1; use a graphd release that reads version 2",
+                "\(log) has log format version 9 (at offset 8), this graphd reads versions 1 to 2; use a graphd release that reads version 9",
                 path: log, offset: 8)) {
                 _ = try directory.graph(named: "social")
             }
@@ -271,9 +271,10 @@ import GraphTestSupport
                 return store.read { $0.dump() }
             }()
             // The file holds exactly the two good records and replays to the same graph.
-            var graph = Graph(), sequence: UInt64 = 0
+            var graph = Graph(), sequence: UInt64 = 0, times = CommitTimeIndex()
             let reader = try PosixFile(openExisting: path)
-            let outcome = try LogRecovery.replay(reader, segment: 1, graphName: "g", into: &graph, sequence: &sequence)
+            let (outcome, _) = try LogRecovery.replay(reader, segment: 1, graphName: "g", into: &graph, sequence: &sequence,
+                                                      times: &times)
             guard case .clean = outcome else { Issue.record("log not clean: \(outcome)"); return }
             #expect(sequence == 2)
             #expect(graph.dump() == dump)

@@ -39,8 +39,8 @@ import Testing
         try g.setProperty(name, to: .null, of: NodeID(0))          // removal from the middle
         try g.setProperty(id, to: .integer(42), of: NodeID(1))     // index update
         try g.setProperty(age, to: .integer(5), of: NodeID(2))     // a new key
-        try g.setProperty(id, to: .null, of: RelationshipID(0))
-        try g.setProperty(age, to: .integer(1), of: RelationshipID(2))
+        try g.setProperty(id, to: .null, of: try #require(g.relationship(RelationshipID(0))))
+        try g.setProperty(age, to: .integer(1), of: try #require(g.relationship(RelationshipID(2))))
         try g.addLabel(admin, to: NodeID(3))
         try g.removeLabel(user, from: NodeID(4))
         try g.deleteNode(NodeID(0), detach: true)

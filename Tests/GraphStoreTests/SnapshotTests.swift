@@ -46,7 +46,7 @@ import GraphTestSupport
                 try addUsers(store, 100..<103)  // after the snapshot: in log segment 2
                 return store.read { $0.logicalDump() }
             }()
-            #expect(try graphFiles(data, "g") == ["log-00000002.glog", "snapshot-00000002.gsnap"])
+            #expect(try graphFiles(data, "g") == ["history", "log-00000002.glog", "snapshot-00000002.gsnap"])
             let after: String = try {
                 let directory = try openData(data)
                 let store = try #require(try directory.graph(named: "g"))
@@ -55,7 +55,7 @@ import GraphTestSupport
                 // New writes go on in segment 2, and a second compaction replaces the first snapshot.
                 try addUsers(store, [200])
                 try store.compact()
-                #expect(try graphFiles(data, "g") == ["log-00000003.glog", "snapshot-00000003.gsnap"])
+                #expect(try graphFiles(data, "g") == ["history", "log-00000003.glog", "snapshot-00000003.gsnap"])
                 return store.read { $0.logicalDump() }
             }()
             #expect(try openData(data).graph(named: "g")?.read { $0.logicalDump() } == after)
@@ -144,7 +144,7 @@ import GraphTestSupport
             try writeFileBytes(dir + "log-00000001.glog", AppendLog.header(segment: 1))
             let directory = try openData(data)
             #expect(try directory.graph(named: "g")?.read { $0.logicalDump() } == expected)
-            #expect(try graphFiles(data, "g") == ["log-00000002.glog", "snapshot-00000002.gsnap"])
+            #expect(try graphFiles(data, "g") == ["history", "log-00000002.glog", "snapshot-00000002.gsnap"])
         }
     }
 
@@ -319,7 +319,7 @@ import GraphTestSupport
             try writeFileBytes(snapshot, bytes)
             let error = expectStoreError { _ = try openData(data, .init(repair: true)).graph(named: "g") }
             #expect(error == StoreError(.unsupportedVersion,
-                "\(snapshot) has snapshot format version 9 (at offset 8), this graphd reads version 1; use a graphd release that reads version 9",
+                "\(snapshot) has snapshot format version 9 (at offset 8), this graphd reads versions 1 to 2; use a graphd release that reads version 9",
                 path: snapshot, offset: 8))
         }
     }

@@ -74,6 +74,9 @@ final class ExecutionContext {
     static func deletedAccess(_ entity: String, _ id: UInt32) -> QueryError {
         QueryError(.runtime, "The \(entity) \(id) was deleted by this query: its properties and labels can no longer be read")
     }
+    /// The store the run reads or writes, locked by it: change tokens come from it. Nil for a
+    /// graph outside any store.
+    @exclusivity(unchecked) var changeStore: GraphStore?
     /// Where the plan's returned rows go (Executor.run); nil for a plan that returns nothing.
     /// The last stretch's stream holds it (StreamState) while it runs.
     @exclusivity(unchecked) var collector: ResultCollector?

@@ -11,11 +11,12 @@ enum Executor {
     static func run(_ plan: LogicalPlan, graph: inout Graph, parameters: [String: RuntimeValue],
                     registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
                     profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil,
-                    groupCounters: GroupCounterPool? = nil, traversalScratch: TraversalScratchPool? = nil) throws(QueryError) -> QueryResult {
+                    groupCounters: GroupCounterPool? = nil, traversalScratch: TraversalScratchPool? = nil,
+                    changeStore: GraphStore? = nil) throws(QueryError) -> QueryResult {
         try withUnsafeMutablePointer(to: &graph) { (pointer) throws(QueryError) -> QueryResult in
             try run(plan, graphStorage: pointer, parameters: parameters, registry: registry, watchdog: watchdog,
                     profiler: profiler, resultRowLimit: resultRowLimit, importDirectory: importDirectory,
-                    groupCounters: groupCounters, traversalScratch: traversalScratch)
+                    groupCounters: groupCounters, traversalScratch: traversalScratch, changeStore: changeStore)
         }
     }
 
@@ -24,7 +25,8 @@ enum Executor {
     static func run(_ plan: LogicalPlan, graphStorage: UnsafeMutablePointer<Graph>, parameters: [String: RuntimeValue],
                     registry: ProcedureRegistry = .standard, watchdog: Watchdog = Watchdog(timeout: nil, memoryLimit: nil),
                     profiler: Profiler? = nil, resultRowLimit: Int? = nil, importDirectory: String? = nil,
-                    groupCounters: GroupCounterPool? = nil, traversalScratch: TraversalScratchPool? = nil) throws(QueryError) -> QueryResult {
+                    groupCounters: GroupCounterPool? = nil, traversalScratch: TraversalScratchPool? = nil,
+                    changeStore: GraphStore? = nil) throws(QueryError) -> QueryResult {
         if profiler == nil, let lookup = plan.pointLookup, let columns = plan.columns {
             var result = try lookup.run(graph: &graphStorage.pointee, parameters: parameters, watchdog: watchdog,
                                         resultRowLimit: resultRowLimit)
@@ -36,6 +38,7 @@ enum Executor {
         context.importDirectory = importDirectory
         context.groupCounters = groupCounters
         context.traversalScratch = traversalScratch
+        context.changeStore = changeStore
         context.socialRun.mayKeepFriendLists = !plan.isUpdating
         context.isReadOnly = !plan.isUpdating
         // The rows the plan returns go straight into the result as they come (ResultCollector):

@@ -123,7 +123,8 @@ extension ExecutionContext {
         // graph, shared with the other readers' copies, on every call. A read-only procedure
         // does not mutate it (its signature says so, and the query runs under the read lock).
         // The cache moves into the context and back (swaps, not copies: no reference counting).
-        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog, socialRun: SocialRunCache())
+        var context = ProcedureContext(statistics: QueryStatistics(), watchdog: watchdog, socialRun: SocialRunCache(),
+                                       changeStore: changeStore)
         swap(&context.socialRun, &socialRun)
         defer { swap(&context.socialRun, &socialRun) }
         return try body(resolved.procedure, arguments, &graph, &context)
@@ -185,7 +186,7 @@ extension ExecutionContext {
         for input in rows {
             let row = Executor.padded(input, to: width)
             let arguments = try procedureArguments(call, resolved, row)
-            var context = ProcedureContext(statistics: statistics, watchdog: watchdog, socialRun: socialRun)
+            var context = ProcedureContext(statistics: statistics, watchdog: watchdog, socialRun: socialRun, changeStore: changeStore)
             let outputs = try resolved.procedure.call(arguments, graph: &graph, context: &context)
             statistics = context.statistics
             socialRun = context.socialRun

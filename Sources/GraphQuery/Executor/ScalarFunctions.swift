@@ -41,6 +41,10 @@ extension ExecutionContext {
         case .e: return .double(M_E)
         case .timestamp:
             return .integer(Int64(Date().timeIntervalSince1970 * 1000))
+        case .graphToken: return try changeToken(function: "graph.token")
+        // Null as "since" means "never fetched", not "unknown": not the null-in, null-out rule.
+        case .graphChangedSince where !arguments[0].isNull:
+            return try changedSince(arguments, function: "graph.changedSince")
         default: break
         }
         if arguments.contains(where: \.isNull) {

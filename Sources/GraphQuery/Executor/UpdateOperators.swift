@@ -6,7 +6,7 @@ import GraphStore
 
 /// A node or relationship a SET or REMOVE acts on.
 enum UpdateTarget {
-    case node(NodeID), relationship(RelationshipID)
+    case node(NodeID), relationship(Relationship)
 }
 
 extension ExecutionContext {
@@ -15,7 +15,7 @@ extension ExecutionContext {
         switch value {
         case .null: return nil
         case .node(let n): return .node(n)
-        case .relationship(let r): return .relationship(r.id)
+        case .relationship(let r): return .relationship(r)
         default: throw QueryError(.type, "Type mismatch: \(clause) expects a Node or Relationship but was \(value.typeName)")
         }
     }
@@ -23,7 +23,7 @@ extension ExecutionContext {
     func currentProperty(_ key: PropertyKeyID, of target: UpdateTarget) -> Value {
         switch target {
         case .node(let n): return graph.contains(n) ? graph.property(key, of: n) : .null
-        case .relationship(let r): return graph.contains(r) ? graph.property(key, of: r) : .null
+        case .relationship(let r): return graph.contains(r.id) ? graph.property(key, of: r.id) : .null
         }
     }
 
@@ -74,7 +74,7 @@ extension ExecutionContext {
                 let new = try entries(of: value)
                 let existing: [PropertyKeyID] = switch target {
                 case .node(let n): graph.properties(of: n).map(\.key)
-                case .relationship(let r): graph.properties(of: r).map(\.key)
+                case .relationship(let r): graph.properties(of: r.id).map(\.key)
                 }
                 for key in existing where !new.contains(where: { $0.0 == graph.name(of: key) }) {
                     try write(graph.name(of: key), .null, to: target)

@@ -66,11 +66,16 @@ public struct ProcedureContext {
     let watchdog: Watchdog
     /// What the run's social calls share (the schema, a friend list), kept by the executor between calls.
     var socialRun: SocialRunCache
+    /// The store the query runs in, for change tokens (held locked by the run); nil for a
+    /// graph outside any store.
+    let changeStore: GraphStore?
 
-    init(statistics: QueryStatistics, watchdog: Watchdog, socialRun: SocialRunCache = SocialRunCache()) {
+    init(statistics: QueryStatistics, watchdog: Watchdog, socialRun: SocialRunCache = SocialRunCache(),
+         changeStore: GraphStore? = nil) {
         self.statistics = statistics
         self.watchdog = watchdog
         self.socialRun = socialRun
+        self.changeStore = changeStore
     }
 
     /// The social schema of `graph` for `names`: resolved on the run's first call, reused by

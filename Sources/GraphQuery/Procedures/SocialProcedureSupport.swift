@@ -24,6 +24,7 @@ extension ProcedureRegistry {
         register(DegreeRankingProcedure())
         register(PathCountsProcedure(shared: shared))
         register(SocialSearchPeopleProcedure(shared: shared))
+        register(SocialChangedSinceProcedure(shared: shared))
         for operation in SocialRequestOperation.allCases { register(SocialRequestProcedure(operation: operation, shared: shared)) }
         register(function: SocialCanViewFunction(shared: shared))
         register(function: SocialMutualFriendCountFunction(shared: shared))

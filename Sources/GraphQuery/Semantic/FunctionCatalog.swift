@@ -43,6 +43,8 @@ enum FunctionCatalog {
             .init(name: "pi", kind: .scalar, minArguments: 0, maxArguments: 0),
             .init(name: "e", kind: .scalar, minArguments: 0, maxArguments: 0),
             .init(name: "timestamp", kind: .scalar, minArguments: 0, maxArguments: 0),
+            .init(name: "graph.token", kind: .scalar, minArguments: 0, maxArguments: 0),
+            .init(name: "graph.changedsince", kind: .scalar, minArguments: 2, maxArguments: 3),
         ] + ["properties", "keys", "startnode", "endnode", "nodes", "relationships", "length", "head", "last",
              "tail", "reverse", "tofloat", "toboolean", "trim", "ltrim", "rtrim", "abs", "sign", "ceil", "floor",
              "sqrt", "exp", "log", "log10", "exists"].map {
@@ -63,6 +65,8 @@ package enum ScalarFunction: String, Sendable, CaseIterable {
     case tostring, tointeger, tofloat, toboolean, substring, split, replace, left, right
     case abs, sign, ceil, floor, round, sqrt, exp, log, log10
     case coalesce, exists, rand, pi, e, timestamp
+    // Change tokens (Executor/ChangeFunctions.swift).
+    case graphToken = "graph.token", graphChangedSince = "graph.changedsince"
     // Temporal constructors and functions (Executor/Temporal/TemporalFunctions.swift).
     case date, localtime, time, localdatetime, datetime, duration
     case dateTruncate = "date.truncate", localtimeTruncate = "localtime.truncate", timeTruncate = "time.truncate"

@@ -35,6 +35,9 @@ final class ReplicaLink: @unchecked Sendable {
     /// Starts the link for `generation` on a thread of its own (nothing when the role is primary).
     static func start(context: ServerContext, generation: UInt64) {
         guard case .replica(let primary) = context.replication.role else { return }
+        // Remembered across a restart: a server that was a replica and starts as a primary
+        // forks its graphs' histories first (ReplicationCommands.promoteGraphs).
+        ReplicationConfigFile.markFollowing(primary, dataDirectory: context.dataDirectory.path)
         let link = ReplicaLink(context: context, generation: generation, primary: primary)
         let thread = Thread { link.run() }
         thread.name = "graphd.replica-link"
@@ -131,7 +134,7 @@ final class ReplicaLink: @unchecked Sendable {
         var words = ["GRAPHD.PULL", String(wait), String(Self.pullBytes), String(context.port), context.replication.runID]
         for name in context.dataDirectory.graphNames() {
             guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
-            let history = resync.contains(name) ? "!resync" : ReplicationStream.history(of: store)
+            let history = (resync.contains(name) ? ReplicationStream.resyncPrefix : "") + ReplicationStream.history(of: store)
             words += [name, history, String(store.durableSequence)]
         }
         return words.map { Array($0.utf8) }
@@ -169,12 +172,13 @@ final class ReplicaLink: @unchecked Sendable {
     /// Applies one entry of a pull's reply. A failure is logged and that graph resynced.
     private func apply(_ entry: RESPClientReply) {
         guard case .array(let parts) = entry, parts.count == 5,
-              case .data(let kindBytes) = parts[0], case .data(let nameBytes) = parts[1],
+              case .data(let kindBytes) = parts[0], case .data(let nameBytes) = parts[1], case .data(let historyBytes) = parts[2],
               case .data(let forkBytes) = parts[3], case .data(let payload) = parts[4] else {
             context.log("replica link: an entry of GRAPHD.PULL's reply is malformed; ignored")
             return
         }
         let kind = String(decoding: kindBytes, as: UTF8.self), name = String(decoding: nameBytes, as: UTF8.self)
+        let history = GraphHistory(wire: String(decoding: historyBytes, as: UTF8.self))
         do throws(StoreError) {
             switch kind {
             case "records":
@@ -182,6 +186,8 @@ final class ReplicaLink: @unchecked Sendable {
                     resync.insert(name)
                     return
                 }
+                // The primary's history continues this one (or is it): take it, so the two compare.
+                if let history { try store.adoptHistory(history) }
                 let applied = try store.appendReplicated(payload)
                 context.replication.replicaApplied(graph: name, applied: applied, durable: store.durableSequence)
             case "snapshot":
@@ -189,7 +195,11 @@ final class ReplicaLink: @unchecked Sendable {
                    let current = try context.dataDirectory.graph(named: name), current.durableSequence > fork {
                     setAside(current, after: fork)
                 }
-                let store = try context.dataDirectory.installReplicated(named: name, snapshot: payload)
+                guard let history else {
+                    context.log("replica link: graph '\(name)': the copy names no valid history; ignored")
+                    return
+                }
+                let store = try context.dataDirectory.installReplicated(named: name, snapshot: payload, history: history)
                 resync.remove(name)
                 context.replication.replicaApplied(graph: name, applied: store.durableSequence, durable: store.durableSequence)
                 context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence))")

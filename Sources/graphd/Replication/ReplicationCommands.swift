@@ -34,6 +34,7 @@ enum ReplicationCommands {
         if invocation.keyword(0) == "NO" && invocation.keyword(1) == "ONE" {
             let offset = Int64(ReplicationOffsets.total(context.dataDirectory))
             if context.replication.setRole(.primary, offset: offset).changed {
+                promoteGraphs(context)
                 context.log("MASTER MODE enabled (REPLICAOF NO ONE from client id=\(invocation.session.id)); "
                             + "new history \(context.replication.snapshot.historyID)")
             }
@@ -55,6 +56,21 @@ enum ReplicationCommands {
             reply.simpleString("OK Already connected to specified master")
         }
         return .keepOpen
+    }
+
+    /// A former replica becomes a primary: every graph starts a new history sharing what it has
+    /// (so an old primary that held more under the old one is told where they part), and the
+    /// replica marker goes.
+    static func promoteGraphs(_ context: ServerContext) {
+        for name in context.dataDirectory.graphNames() {
+            guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
+            do throws(StoreError) {
+                try store.forkHistory()
+            } catch {
+                context.log("promotion: graph '\(name)': cannot start a new history: \(error)")
+            }
+        }
+        ReplicationConfigFile.clearFollowing(dataDirectory: context.dataDirectory.path)
     }
 
     /// `ROLE`: `master <offset> [[ip port offset] …]` or `slave <host> <port> <state> <offset>`.

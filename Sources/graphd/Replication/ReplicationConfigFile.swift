@@ -68,6 +68,25 @@ struct ReplicationConfigFile: Sendable, Equatable {
         return try parse(text)
     }
 
+    /// The marker a replica leaves in its data directory (`following`): a server that finds it
+    /// when it starts as a primary was a replica, and its graphs' histories must fork.
+    static let followingMarker = "following"
+
+    static func markFollowing(_ primary: ReplicationAddress, dataDirectory: String) {
+        let path = dataDirectory + "/" + followingMarker
+        _ = FileManager.default.createFile(atPath: path, contents: Data("\(primary.host) \(primary.port)\n".utf8))
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { _ = fsync(fd); close(fd) }
+    }
+
+    static func wasFollowing(dataDirectory: String) -> Bool {
+        FileManager.default.fileExists(atPath: dataDirectory + "/" + followingMarker)
+    }
+
+    static func clearFollowing(dataDirectory: String) {
+        unlink(dataDirectory + "/" + followingMarker)
+    }
+
     /// Writes the file durably: temporary file, fsync, rename, fsync of the directory.
     func save(dataDirectory: String) throws(ReplicationError) {
         let path = dataDirectory + "/" + Self.fileName

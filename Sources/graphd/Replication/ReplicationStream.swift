@@ -77,8 +77,21 @@ enum ReplicationStream {
         case drop(graph: String)
     }
 
-    /// The history token of a graph on this server (see docs/replication.md, "Histories").
-    static func history(of store: GraphStore) -> String { "" }
+    /// A graph's history on the wire (GraphHistory.wire; docs/replication.md, "Histories").
+    static func history(of store: GraphStore) -> String { store.history.wire }
+
+    /// A replica's history word asking for a full copy whatever it shares (its apply failed).
+    static let resyncPrefix = "!"
+
+    /// What a replica at `position` needs of `store`: nil when the records after `applied` fit
+    /// (its history shares them all), else the fork (the last sequence it shares) for a copy.
+    static func fork(of position: Position, in store: GraphStore) -> UInt64? {
+        let forced = position.history.hasPrefix(resyncPrefix)
+        let theirs = GraphHistory(wire: forced ? String(position.history.dropFirst()) : position.history)
+        let shared = theirs.flatMap { store.history.sharedSequence(with: $0, otherLast: position.applied, last: store.durableSequence) }
+        if !forced, let shared, shared == position.applied { return nil }
+        return shared ?? 0
+    }
 
     /// `GRAPHD.PULL …` (see the file's header).
     static let pull: CommandHandler = { invocation, context, reply in
@@ -135,7 +148,7 @@ enum ReplicationStream {
             guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
             let history = history(of: store)
             var needsCopy = true
-            if let position = request.positions[name], position.history == history {
+            if let position = request.positions[name], fork(of: position, in: store) == nil {
                 var cursor = cursors[name]
                 do throws(StoreError) {
                     if let bytes = try store.committedRecords(after: position.applied, maxBytes: budget, cursor: &cursor) {
@@ -153,8 +166,8 @@ enum ReplicationStream {
             guard needsCopy, !snapshotSent else { continue }
             do throws(StoreError) {
                 let copy = try store.replicationSnapshot(scratch: context.dataDirectory.path)
-                let fork = request.positions[name].map { forkSequence(of: $0, in: store, durable: copy.lastSequence) } ?? 0
-                entries.append(.snapshot(graph: name, history: history, fork: fork, bytes: copy.bytes))
+                let shared = request.positions[name].map { min(Self.fork(of: $0, in: store) ?? $0.applied, copy.lastSequence) } ?? 0
+                entries.append(.snapshot(graph: name, history: history, fork: shared, bytes: copy.bytes))
                 cursors[name] = nil
                 budget -= copy.bytes.count
                 snapshotSent = true
@@ -167,12 +180,6 @@ enum ReplicationStream {
             entries.append(.drop(graph: name))
         }
         return entries
-    }
-
-    /// The last sequence a replica at `position` shares with this graph (whose copy reaches
-    /// `durable`): up to where it applied when it follows the same history, else nothing known.
-    static func forkSequence(of position: Position, in store: GraphStore, durable: UInt64) -> UInt64 {
-        position.history == history(of: store) ? min(position.applied, durable) : 0
     }
 
     /// The address part of `ip:port` (`[v6]:port` too).

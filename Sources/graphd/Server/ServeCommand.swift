@@ -137,6 +137,10 @@ enum ServeCommand {
                 ServerLog.write("no Sentinel answered who the primary of '\(name)' is (\(error)); starting as configured")
             }
         }
+        if context.replication.role == .primary && ReplicationConfigFile.wasFollowing(dataDirectory: context.dataDirectory.path) {
+            ServerLog.write("this server was a replica and starts as a primary: its graphs start new histories")
+            ReplicationCommands.promoteGraphs(context)
+        }
         if case .replica(let address) = context.replication.role {
             ServerLog.write("replica of \(address.host):\(address.port): read-only, following its log")
             context.startReplicaLink(context.replication.generation)
