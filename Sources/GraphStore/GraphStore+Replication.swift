@@ -183,41 +183,54 @@ extension GraphStore {
     /// records before it kept: the caller resyncs.
     public func appendReplicated(_ records: [UInt8]) throws(StoreError) -> UInt64 {
         guard let storage else { throw StoreError(.closed, "graph '\(name)' has no log") }
-        let (last, ticket) = try withWriteLock { () throws(StoreError) -> (UInt64, GroupCommit.Ticket?) in
+        let (last, ticket, failure) = try withWriteLock { () throws(StoreError) -> (UInt64, GroupCommit.Ticket?, StoreError?) in
             if closed { throw StoreError(.closed, "graph '\(name)' was deleted or closed; it takes no more writes") }
             guard let log else { throw StoreError(.closed, "graph '\(name)' has no log") }
             var offset = 0
             var ticket: GroupCommit.Ticket?
-            while offset < records.count {
-                guard let (payload, next) = LogRecovery.validRecord(in: records, at: offset) else {
-                    throw StoreError(.corruptLog, "graph '\(name)': received record at offset \(offset) fails its checksum or framing")
+            do throws(StoreError) {
+                while offset < records.count {
+                    let next = try appendOne(records, at: offset, log: log, storage: storage)
+                    ticket = storage.commit.wrote(sequence: log.lastSequence, end: log.end, announced: false)
+                    offset = next
                 }
-                let decoded: LogRecord
-                do { decoded = try MutationCodec.decode(payload) } catch {
-                    throw StoreError(.corruptLog, "graph '\(name)': received record at offset \(offset) does not decode: \(error)")
-                }
-                guard decoded.sequence == log.lastSequence + 1 else {
-                    throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) where \(log.lastSequence + 1) "
-                                     + "was expected (a gap)")
-                }
-                if let problem = Self.applyOpen(decoded.mutations, to: &graph) {
-                    throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) does not apply: \(problem)")
-                }
-                do throws(StoreError) {
-                    try log.appendRecord(Array(records[offset..<next]), sequence: decoded.sequence, commitTime: decoded.commitTime)
-                } catch {
-                    graph.rollbackTransaction()
-                    throw error
-                }
-                _ = graph.commitTransaction()
-                noteCommitted(decoded)
-                ticket = storage.commit.wrote(sequence: decoded.sequence, end: log.end, announced: false)
-                offset = next
+            } catch {
+                return (log.lastSequence, ticket, error)
             }
-            return (log.lastSequence, ticket)
+            return (log.lastSequence, ticket, nil)
         }
+        // The records before a failing one are applied: make them durable like the rest.
         if let ticket, storage.options.fsync == .always { try storage.commit.waitUntilDurable(ticket) }
+        if let failure { throw failure }
         return last
+    }
+
+    /// Under the write lock: checks, applies and appends the record at `offset` of `records`;
+    /// returns the offset after it.
+    private func appendOne(_ records: [UInt8], at offset: Int, log: AppendLog, storage: StoreStorage) throws(StoreError) -> Int {
+        guard let (payload, next) = LogRecovery.validRecord(in: records, at: offset) else {
+            throw StoreError(.corruptLog, "graph '\(name)': received record at offset \(offset) fails its checksum or framing")
+        }
+        let decoded: LogRecord
+        do { decoded = try MutationCodec.decode(payload) } catch {
+            throw StoreError(.corruptLog, "graph '\(name)': received record at offset \(offset) does not decode: \(error)")
+        }
+        guard decoded.sequence == log.lastSequence + 1 else {
+            throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) where \(log.lastSequence + 1) "
+                             + "was expected (a gap)")
+        }
+        if let problem = Self.applyOpen(decoded.mutations, to: &graph) {
+            throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) does not apply: \(problem)")
+        }
+        do throws(StoreError) {
+            try log.appendRecord(Array(records[offset..<next]), sequence: decoded.sequence, commitTime: decoded.commitTime)
+        } catch {
+            graph.rollbackTransaction()
+            throw error
+        }
+        _ = graph.commitTransaction()
+        noteCommitted(decoded)
+        return next
     }
 }
 
