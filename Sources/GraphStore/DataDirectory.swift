@@ -33,9 +33,14 @@ public final class DataDirectory: @unchecked Sendable {
         /// slots 0...N); a file naming ids beyond it is refused as damaged instead of exhausting
         /// memory. The default is this machine's physical memory.
         public var slotMemoryLimit: Int
+        /// How much log is kept past the newest snapshot for reading commits back (change
+        /// feed, GRAPH.CHANGES, replicas): --change-retention.
+        public var changeRetention: ChangeRetention = .none
 
         public init(fsync: FsyncPolicy = .always, compactionRatio: Double = 1.0,
-                    compactionMinimumBytes: Int = 16 << 20, repair: Bool = false, slotMemoryLimit: Int? = nil) {
+                    compactionMinimumBytes: Int = 16 << 20, repair: Bool = false, slotMemoryLimit: Int? = nil,
+                    changeRetention: ChangeRetention = .none) {
+            self.changeRetention = changeRetention
             self.fsync = fsync
             self.compactionRatio = compactionRatio
             self.compactionMinimumBytes = compactionMinimumBytes
@@ -269,7 +274,8 @@ public final class DataDirectory: @unchecked Sendable {
         let dir = directory(of: name)
         let recovered = try LogRecovery.open(directory: dir, graphName: name, fileSystem: fileSystem,
                                              mode: RecoveryMode(repair: options.repair, cleanUp: true, fsync: options.fsync,
-                                                                                slotMemoryLimit: options.slotMemoryLimit))
+                                                                slotMemoryLimit: options.slotMemoryLimit,
+                                                                retention: options.changeRetention))
         let store = GraphStore.opened(name: name, recovered: recovered, directory: dir, fileSystem: fileSystem,
                                       options: options, report: report)
         state.stores[name] = store

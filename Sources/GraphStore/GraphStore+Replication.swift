@@ -1,6 +1,6 @@
 // GraphStore+Replication.swift — what replication needs of a store. On a primary: how far its
-// log is durable, the committed records after a sequence number exactly as group commit wrote
-// them (read from the retained segments, never past the durable frontier), and a full copy as
+// log is durable, the committed records after a sequence number framed as group commit writes
+// them (read with the store's log reader, never past the durable frontier), and a full copy as
 // snapshot bytes. On a replica: appending such records after checking each one's checksum and
 // sequence and applying it, and installing a received snapshot. The record framing and the
 // checks are AppendLog's and LogRecovery's, so a replica's log is byte for byte its primary's.
@@ -8,14 +8,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Where a follower's reading of a log stands: the segment and offset of the record with
-/// `nextSequence`. Kept between pulls so each reads only what is new.
-public struct LogCursor: Sendable, Equatable {
-    public var segment: UInt64
-    public var offset: Int
-    public var nextSequence: UInt64
-}
 
 /// A full copy of a graph for a new or diverged replica: a snapshot file's bytes and the
 /// last sequence number it covers.
@@ -29,117 +21,30 @@ extension GraphStore {
     /// Records up to it survive a crash; a primary ships no record past it.
     public var durableSequence: UInt64 { storage?.commit.durablePosition.sequence ?? 0 }
 
-    /// The records after `sequence`, framed as in the log (length, CRC-32C, payload), up to
-    /// the durable frontier and about `maxBytes` (at least one record when there is one); empty
-    /// when there is nothing new. Nil when the retained segments no longer hold `sequence + 1`
-    /// (a snapshot replaced them): the follower needs a full copy. `cursor` speeds up the next call.
-    public func committedRecords(after sequence: UInt64, maxBytes: Int,
-                                 cursor: inout LogCursor?) throws(StoreError) -> [UInt8]? {
-        guard let storage else { return nil }
-        let (current, base, durable, durableEnd) = lock.withReadLock {
-            () -> (UInt64, UInt64, UInt64, Int) in
-            let position = storage.commit.durablePosition
-            return (log?.segment ?? 0, log?.snapshotNumber ?? 1, position.sequence, position.end)
-        }
+    /// The durable records after `sequence`, framed as in the log (length, CRC-32C, payload:
+    /// what group commit wrote), about `maxBytes` at most (at least one record when there is
+    /// one); empty when nothing newer is durable. Nil when the log no longer holds
+    /// `sequence + 1`, or `sequence` is past the durable end: the follower needs a full copy.
+    /// Read with the store's one log reader (`committedRecords(after:limit:)`), capped at the
+    /// durable frontier whatever the fsync policy publishes.
+    public func framedRecords(after sequence: UInt64, maxBytes: Int) throws(StoreError) -> [UInt8]? {
+        let durable = durableSequence
         if sequence >= durable { return sequence == durable ? [] : nil }
-        var position: LogCursor
-        if let cursor, cursor.nextSequence == sequence + 1, cursor.segment >= base, cursor.segment <= current {
-            position = cursor
-        } else if let found = try locate(sequence + 1, from: base, through: current, storage: storage) {
-            position = found
-        } else {
+        let limit = Int(min(durable - sequence, 4096))
+        switch try committedRecords(after: sequence, limit: limit) {
+        case .gone:
             return nil
+        case .records(let records):
+            var out: [UInt8] = []
+            var expected = sequence + 1
+            for record in records where record.sequence <= durable {
+                guard record.sequence == expected else { return nil }
+                out += AppendLog.frame(MutationCodec.encode(record))
+                expected += 1
+                if out.count >= maxBytes { break }
+            }
+            return out
         }
-        var out: [UInt8] = []
-        while out.count < maxBytes && position.nextSequence <= durable {
-            let path = storage.directory + "/" + AppendLog.segmentFileName(position.segment)
-            let file: LogFile
-            do { file = try storage.fileSystem.open(path) } catch { return nil }  // compacted away meanwhile
-            let isCurrent = position.segment == current
-            // Records of an older segment format do not go into a replica's current-format log.
-            guard try Self.segmentVersion(file) == AppendLog.formatVersion else {
-                file.close()
-                return nil
-            }
-            let limit = isCurrent ? durableEnd : try file.size()
-            let read = try Self.readRecords(file, from: position.offset, limit: limit, next: position.nextSequence,
-                                            through: durable, budget: maxBytes - out.count, into: &out)
-            file.close()
-            position.offset = read.offset
-            position.nextSequence = read.nextSequence
-            // A finished segment read to its end continues in the next one.
-            guard read.atEnd, !isCurrent, position.segment < current else { break }
-            position = LogCursor(segment: position.segment + 1, offset: AppendLog.headerLength,
-                                 nextSequence: position.nextSequence)
-        }
-        cursor = position
-        return out
-    }
-
-    /// Appends to `out` the records of `file` from `offset` (below `limit`) that continue the
-    /// sequence at `next`, up to `durable` and about `budget` bytes, reading a window at a time.
-    /// `atEnd`: no further record follows in this file (zeros, or the limit).
-    private static func readRecords(_ file: LogFile, from offset: Int, limit: Int, next: UInt64, through durable: UInt64,
-                                    budget: Int, into out: inout [UInt8]) throws(StoreError)
-        -> (offset: Int, nextSequence: UInt64, atEnd: Bool) {
-        var start = offset, sequence = next, appended = 0
-        let window = 256 * 1024
-        while start < limit && sequence <= durable && appended < budget {
-            var bytes = try file.read(at: start, count: min(limit - start, window))
-            if bytes.count >= AppendLog.recordHeaderLength {
-                // A record longer than the window: read it whole.
-                let length = Int(bytes.littleEndian(UInt32.self, at: 0)) + AppendLog.recordHeaderLength
-                if length > bytes.count && length <= limit - start {
-                    bytes = try file.read(at: start, count: length)
-                }
-            }
-            var index = 0
-            while let (payload, end) = LogRecovery.validRecord(in: bytes, at: index),
-                  let recordSequence = try? MutationCodec.decodeSequence(payload),
-                  recordSequence == sequence, sequence <= durable {
-                out.append(contentsOf: bytes[index..<end])
-                appended += end - index
-                index = end
-                sequence += 1
-                if appended >= budget { break }
-            }
-            if index == 0 { return (start, sequence, true) }
-            start += index
-        }
-        return (start, sequence, start >= limit)
-    }
-
-    /// A segment file's format version (from its header).
-    private static func segmentVersion(_ file: LogFile) throws(StoreError) -> UInt32 {
-        let header = try file.read(at: 0, count: AppendLog.headerLength)
-        return header.count >= 12 ? header.littleEndian(UInt32.self, at: 8) : 0
-    }
-
-    /// Finds the record `sequence` in segments `base...current`.
-    private func locate(_ sequence: UInt64, from base: UInt64, through current: UInt64,
-                        storage: StoreStorage) throws(StoreError) -> LogCursor? {
-        var segment = base
-        while segment <= current {
-            let path = storage.directory + "/" + AppendLog.segmentFileName(segment)
-            guard let file = try? storage.fileSystem.open(path) else { return nil }
-            defer { file.close() }
-            let bytes = try file.read(at: 0, count: try file.size())
-            guard bytes.count >= AppendLog.headerLength, bytes.littleEndian(UInt32.self, at: 8) == AppendLog.formatVersion else {
-                segment += 1
-                continue
-            }
-            var offset = AppendLog.headerLength
-            while let (payload, next) = LogRecovery.validRecord(in: bytes, at: offset),
-                  let recordSequence = try? MutationCodec.decodeSequence(payload) {
-                if recordSequence == sequence { return LogCursor(segment: segment, offset: offset, nextSequence: sequence) }
-                if recordSequence > sequence { return nil }
-                offset = next
-            }
-            // The record after the last one of this segment may open the next.
-            segment += 1
-            if offset > AppendLog.headerLength || segment <= current { continue }
-        }
-        return nil
     }
 
     /// Applies a record's mutations in a transaction left open (the caller commits once the
@@ -324,13 +229,5 @@ extension DataDirectory {
             .read(path: snapshotPath, number: 1)
         return try installGraph(named: name, graph: loaded.graph, replacing: true, lastSequence: loaded.lastSequence,
                                 history: history)
-    }
-}
-
-extension MutationCodec {
-    /// A payload's sequence number alone (its first field), without decoding the mutations.
-    static func decodeSequence(_ bytes: ArraySlice<UInt8>) throws(CodecError) -> UInt64 {
-        var reader = ByteReader(bytes: bytes)
-        return try reader.varint()
     }
 }

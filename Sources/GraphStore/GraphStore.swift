@@ -39,6 +39,10 @@ public final class GraphStore: @unchecked Sendable {
     var snapshotLength: Int
     /// The history, the last commit and the commit times behind change tokens (under `lock`).
     var changes: ChangeState
+    /// Hands published commits to observers (the change feed, replicas), off the writers' path.
+    let notifier: CommitNotifier
+    /// Where reading the log back (`committedRecords`) resumes, and the segments' first records.
+    let logReading = Mutex<LogReadingCache>(LogReadingCache())
     /// Held for the whole of a compaction, so two never overlap (and close waits for one).
     let compactionGate = Mutex<Void>(())
     /// True while an automatic compaction is queued or running.
@@ -50,6 +54,12 @@ public final class GraphStore: @unchecked Sendable {
          changes: ChangeState = ChangeState()) {
         self.name = name
         self.changes = changes
+        if let storage, storage.options.fsync == .always {
+            let commit = storage.commit
+            notifier = CommitNotifier { commit.waitForDurable($0) }
+        } else {
+            notifier = CommitNotifier { $0 }
+        }
         graphCell = .allocate(capacity: 1)
         graphCell.initialize(to: graph)
         self.log = log
@@ -58,6 +68,7 @@ public final class GraphStore: @unchecked Sendable {
     }
 
     deinit {
+        notifier.stop()
         graphCell.deinitialize(count: 1)
         graphCell.deallocate()
     }
@@ -107,8 +118,13 @@ public final class GraphStore: @unchecked Sendable {
             let mutations = graph.pendingMutations
             guard !mutations.isEmpty, let storage, let log else {
                 _ = graph.commitTransaction()
-                if !mutations.isEmpty { noteCommitted(LogRecord(sequence: changes.lastSequence + 1,
-                                                               commitTime: AppendLog.wallClockMilliseconds(), mutations: mutations)) }
+                if !mutations.isEmpty {
+                    let record = LogRecord(sequence: changes.lastSequence + 1,
+                                           commitTime: max(AppendLog.wallClockMilliseconds(), changes.commitTimes.lastTime),
+                                           mutations: mutations)
+                    noteCommitted(record)
+                    if notifier.isActive.load(ordering: .relaxed) { notifier.append(record) }
+                }
                 return (result, nil, 0)
             }
             let record: LogRecord
@@ -123,6 +139,8 @@ public final class GraphStore: @unchecked Sendable {
             recorded = announced != nil
             let ticket = announced?.wrote(sequence: record.sequence, end: log.end)
                 ?? storage.commit.wrote(sequence: record.sequence, end: log.end, announced: false)
+            // After `wrote`: the notifier may wait for this record to be durable at once.
+            if notifier.isActive.load(ordering: .relaxed) { notifier.append(record) }
             return (result, ticket, log.bytesSinceSnapshot)
         }
         guard let ticket, let storage else { return result }
@@ -144,6 +162,7 @@ public final class GraphStore: @unchecked Sendable {
     /// StoreError(.closed). Reads still see the last state. Waits for a running write or
     /// compaction to finish.
     public func close() {
+        notifier.stop()
         compactionGate.withLock { _ in
             lock.withWriteLock {
                 guard !closed else { return }

@@ -161,6 +161,18 @@ final class GroupCommit: @unchecked Sendable {
         }
     }
 
+    /// Waits until record `sequence` (written already) is durable and returns the durable
+    /// frontier then: at least `sequence`, or lower when a failed fsync means it never will be.
+    func waitForDurable(_ sequence: UInt64) -> UInt64 {
+        let ticket = locked { Ticket(epoch: epoch, sequence: sequence) }
+        do {
+            try waitUntilDurable(ticket)
+            return max(ticket.sequence, locked { durable })
+        } catch {
+            return locked { durable }
+        }
+    }
+
     /// Makes everything written so far durable (everysec's flusher, close, compaction).
     func flush() throws(StoreError) {
         let ticket = locked { Ticket(epoch: epoch, sequence: written) }

@@ -45,6 +45,8 @@ struct RecoveryMode {
     var fsync = FsyncPolicy.always
     /// Ids in the files whose slots would need more memory than this are damage (IDSlotLimit).
     var slotMemoryLimit = IDSlotLimit.physicalMemory
+    /// Which segments the loaded snapshot covers that are kept for reading commits back.
+    var retention = ChangeRetention.none
 }
 
 enum LogRecovery {
@@ -109,10 +111,18 @@ enum LogRecovery {
         }
         let base = loaded?.number ?? 1
 
-        // Finish an interrupted compaction: what the loaded snapshot covers is no longer needed.
+        // Finish an interrupted compaction: what the loaded snapshot covers is no longer needed
+        // to recover, and the segments past retention are not needed to read commits back.
         if mode.cleanUp {
             var removed = false
-            for number in segments where number < base {
+            let reader = LogReader(directory: directory, fileSystem: fileSystem)
+            let covered = segments.filter { $0 < base }
+            let expired = mode.retention.segmentsToDelete(
+                covered: covered, now: AppendLog.wallClockMilliseconds(),
+                sizeOf: { (try? fileSystem.open(directory + "/" + AppendLog.segmentFileName($0)))
+                            .map { file in defer { file.close() }; return (try? file.size()) ?? 0 } ?? 0 },
+                startOf: { reader.start(of: $0) })
+            for number in expired {
                 try fileSystem.removeFile(directory + "/" + AppendLog.segmentFileName(number)); removed = true
             }
             for number in snapshots where number < base {

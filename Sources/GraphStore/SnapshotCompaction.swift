@@ -64,18 +64,35 @@ extension GraphStore {
         }
     }
 
+    /// Removes the snapshots `number` replaces, and the segments it covers that are past
+    /// --change-retention (the others are kept for reading commits back).
     private func removeFiles(coveredBy number: UInt64, storage: StoreStorage) throws(StoreError) {
         let fileSystem = storage.fileSystem
-        var removed = false
-        for name in try fileSystem.contentsOfDirectory(storage.directory) {
-            let covered = (LogRecovery.segmentNumber(inFileName: name).map { $0 < number } ?? false)
-                || (SnapshotFormat.number(inFileName: name).map { $0 < number } ?? false)
-            if covered {
-                try fileSystem.removeFile(storage.directory + "/" + name)
-                removed = true
-            }
+        let names = try fileSystem.contentsOfDirectory(storage.directory)
+        var expired = Set(try expiredSegments(below: number, storage: storage).map(AppendLog.segmentFileName))
+        for name in names where SnapshotFormat.number(inFileName: name).map({ $0 < number }) ?? false { expired.insert(name) }
+        for name in names where expired.contains(name) {
+            try fileSystem.removeFile(storage.directory + "/" + name)
         }
-        if removed { try fileSystem.syncDirectory(storage.directory) }
+        if !expired.isEmpty { try fileSystem.syncDirectory(storage.directory) }
+    }
+
+    /// The segments below snapshot `number` that retention no longer keeps.
+    func expiredSegments(below number: UInt64, storage: StoreStorage) throws(StoreError) -> [UInt64] {
+        let reader = LogReader(directory: storage.directory, fileSystem: storage.fileSystem)
+        let covered = try reader.segments().filter { $0 < number }
+        return logReading.withLock { cache in
+            storage.options.changeRetention.segmentsToDelete(
+                covered: covered, now: AppendLog.wallClockMilliseconds(),
+                sizeOf: { (try? storage.fileSystem.open(storage.directory + "/" + AppendLog.segmentFileName($0)))
+                            .map { file in defer { file.close() }; return (try? file.size()) ?? 0 } ?? 0 },
+                startOf: { segment in
+                    if let known = cache.starts[segment] { return known }
+                    let start = reader.start(of: segment)
+                    if let start { cache.starts[segment] = start }
+                    return start
+                })
+        }
     }
 
     /// Whether the log replayed after the snapshot has grown past the configured ratio.

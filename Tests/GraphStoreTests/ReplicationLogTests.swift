@@ -1,5 +1,5 @@
 // ReplicationLogTests.swift — the store's side of replication: a primary's committed records
-// read back byte for byte across segments and compaction (only durable ones, with a cursor), a
+// read back framed as group commit writes them (only durable ones; a copy once compaction took them), a
 // replica appending them so its log equals the primary's, a corrupt record, a gap or a record
 // that does not apply refused with the graph and log kept as they were, a full copy installed
 // with the primary's history, and histories compared on the wire.
@@ -31,28 +31,23 @@ import GraphTestSupport
             #expect(replica.durableSequence == 5)
             try primary.compact()   // a new segment, after the snapshot through record 5
             try addUsers(primary, 6...12)
-            var cursor: LogCursor?
-            let records = try #require(try primary.committedRecords(after: 5, maxBytes: 1 << 20, cursor: &cursor))
-            #expect(cursor?.nextSequence == 13)
+            let records = try #require(try primary.framedRecords(after: 5, maxBytes: 1 << 20))
             #expect(try replica.appendReplicated(records) == 12)
             #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
-            // Nothing new: empty; the cursor continues from where it stopped.
-            #expect(try primary.committedRecords(after: 12, maxBytes: 1 << 20, cursor: &cursor) == [])
+            // Nothing new: empty; a new record is there as soon as it is durable.
+            #expect(try primary.framedRecords(after: 12, maxBytes: 1 << 20) == [])
             try addUsers(primary, 13...13)
-            #expect(try primary.committedRecords(after: 12, maxBytes: 1 << 20, cursor: &cursor)?.isEmpty == false)
+            #expect(try primary.framedRecords(after: 12, maxBytes: 1 << 20)?.isEmpty == false)
             // Records a snapshot replaced are gone from the segments: a copy is needed.
-            var fresh: LogCursor?
             try primary.compact()
-            #expect(try primary.committedRecords(after: 7, maxBytes: 1 << 20, cursor: &fresh) == nil)
+            #expect(try primary.framedRecords(after: 7, maxBytes: 1 << 20) == nil)
             // Ahead of the primary: nil too.
-            #expect(try primary.committedRecords(after: 99, maxBytes: 1 << 20, cursor: &fresh) == nil)
+            #expect(try primary.framedRecords(after: 99, maxBytes: 1 << 20) == nil)
             // The replica's log reads back the same bytes.
-            var replicaCursor: LogCursor?
-            #expect(try replica.committedRecords(after: 5, maxBytes: 1 << 20, cursor: &replicaCursor) == records)
-            // A small budget still returns whole records, and the cursor resumes after them.
-            var small: LogCursor?
-            let first = try #require(try replica.committedRecords(after: 5, maxBytes: 1, cursor: &small))
-            #expect(small?.nextSequence == 7 && records.starts(with: first))
+            #expect(try replica.framedRecords(after: 5, maxBytes: 1 << 20) == records)
+            // A small budget still returns whole records.
+            let first = try #require(try replica.framedRecords(after: 5, maxBytes: 1))
+            #expect(ReplicaLinkCount.records(first) == 1 && records.starts(with: first))
         }
     }
 
@@ -65,8 +60,7 @@ import GraphTestSupport
             let replica = try replicaDirectory.installReplicated(named: "g", snapshot: try primary.replicationSnapshot(scratch: root).bytes,
                                                                  history: primary.history)
             try addUsers(primary, 4...6)
-            var cursor: LogCursor?
-            let records = try #require(try primary.committedRecords(after: 3, maxBytes: 1 << 20, cursor: &cursor))
+            let records = try #require(try primary.framedRecords(after: 3, maxBytes: 1 << 20))
             var corrupt = records
             corrupt[corrupt.count - 2] ^= 0xff   // in the last record's payload
             #expect(throws: StoreError.self) { try replica.appendReplicated(corrupt) }
@@ -76,12 +70,10 @@ import GraphTestSupport
             #expect(throws: StoreError.self) { try replica.appendReplicated(records) }
             #expect(replica.read { $0.dump() } == dump)
             // The replica's log holds exactly the two good records, as the primary wrote them.
-            var replicaCursor: LogCursor?
-            let kept = try #require(try replica.committedRecords(after: 3, maxBytes: 1 << 20, cursor: &replicaCursor))
-            #expect(kept == Array(records.prefix(kept.count)) && replicaCursor?.nextSequence == 6)
+            let kept = try #require(try replica.framedRecords(after: 3, maxBytes: 1 << 20))
+            #expect(kept == Array(records.prefix(kept.count)) && ReplicaLinkCount.records(kept) == 2)
             // A record whose mutations do not fit the graph (created twice) is refused as well.
-            var again: LogCursor?
-            let sixth = try #require(try primary.committedRecords(after: 5, maxBytes: 1 << 20, cursor: &again))
+            let sixth = try #require(try primary.framedRecords(after: 5, maxBytes: 1 << 20))
             #expect(try replica.appendReplicated(sixth) == 6)
             #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
             // Record 7 of another graph touches node 10, which this graph does not have.
@@ -91,8 +83,7 @@ import GraphTestSupport
             }
             try addUsers(other, 2...6)
             try other.write { g in try g.setProperty(g.internPropertyKey("id"), to: .integer(1), of: NodeID(10)) }
-            var otherCursor: LogCursor?
-            let misfit = try #require(try other.committedRecords(after: 6, maxBytes: 1 << 20, cursor: &otherCursor))
+            let misfit = try #require(try other.framedRecords(after: 6, maxBytes: 1 << 20))
             let before = replica.read { $0.dump() }
             #expect(throws: StoreError.self) { try replica.appendReplicated(misfit) }
             #expect(replica.read { $0.dump() } == before && replica.durableSequence == 6)
@@ -110,5 +101,17 @@ import GraphTestSupport
         #expect(primary.sharedSequence(with: old, otherLast: 13, last: 20) == 10, "past the fork: 11… are its own")
         #expect(primary.sharedSequence(with: primary, otherLast: 25, last: 20) == 20, "ahead of the primary")
         #expect(primary.sharedSequence(with: GraphHistory.fresh(), otherLast: 5, last: 20) == nil)
+    }
+}
+
+/// Counts framed records (length-prefixed) in a byte string.
+enum ReplicaLinkCount {
+    static func records(_ bytes: [UInt8]) -> Int {
+        var count = 0, offset = 0
+        while offset + AppendLog.recordHeaderLength <= bytes.count {
+            offset += AppendLog.recordHeaderLength + Int(bytes.littleEndian(UInt32.self, at: offset))
+            count += 1
+        }
+        return count
     }
 }

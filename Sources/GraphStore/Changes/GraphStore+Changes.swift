@@ -82,3 +82,94 @@ extension ChangeVersions {
         return version(of: node, type, direction) > s
     }
 }
+
+/// What reading the log back keeps between calls: where the last read ended, and the first
+/// record of each segment (a segment's start never changes once it has one).
+struct LogReadingCache: Sendable {
+    var cursor: LogCursor?
+    var starts: [UInt64: LogReader.SegmentStart] = [:]
+}
+
+/// Committed records after some sequence, or why there are none to give.
+public enum CommittedRecords: Sendable, Equatable {
+    /// Ascending and gap-free from the sequence asked after; empty when nothing newer is published.
+    case records([LogRecord])
+    /// The log no longer holds the record asked for; `oldest` is the oldest it holds (0: none).
+    case gone(oldest: UInt64)
+}
+
+extension GraphStore {
+    /// The last commit published: durable under --fsync always, written under everysec and no
+    /// (which a process crash does not lose). Observers and `committedRecords` see no further.
+    public var publishedSequence: UInt64 {
+        if let published = notifier.publishedSequence { return published }
+        return frontierSequence()
+    }
+
+    /// The published frontier from the log itself (the notifier's when it runs).
+    private func frontierSequence() -> UInt64 {
+        if let storage, storage.options.fsync == .always { return storage.commit.durablePosition.sequence }
+        return lock.withReadLock { changes.lastSequence }
+    }
+
+    /// Calls `body` on a background thread with every published commit after the returned
+    /// `startAfter`, in order, in batches; never on a writer's path (a slow observer delays
+    /// only the observers after it). Remove it with `removeCommitObserver`.
+    public func addCommitObserver(_ body: @escaping @Sendable ([LogRecord]) -> Void) -> CommitObservation {
+        lock.withWriteLock {
+            notifier.add(body) { () -> (published: UInt64, unpublished: [LogRecord]) in
+                // Under the write lock: nothing is being appended. Records written but not yet
+                // durable go to the notifier, which publishes them once they are.
+                let last = changes.lastSequence
+                guard let storage, storage.options.fsync == .always, log != nil else { return (last, []) }
+                let durable = storage.commit.durablePosition.sequence
+                guard durable < last else { return (last, []) }
+                let reader = LogReader(directory: storage.directory, fileSystem: storage.fileSystem)
+                var starts: [UInt64: LogReader.SegmentStart] = [:]
+                guard let cursor = try? reader.cursor(after: durable, starts: &starts),
+                      let (records, _) = try? reader.read(from: cursor, through: last, limit: Int(last - durable)),
+                      records.count == Int(last - durable) else {
+                    return (last, [])  // unreadable: they are published as written, not lost
+                }
+                return (durable, records)
+            }
+        }
+    }
+
+    public func removeCommitObserver(_ observation: CommitObservation) { notifier.remove(observation.id) }
+
+    /// Published records after `sequence`, at most `limit`: from memory when they are recent,
+    /// else from the log segments still kept (--change-retention keeps them past compaction).
+    public func committedRecords(after sequence: UInt64, limit: Int) throws(StoreError) -> CommittedRecords {
+        let published = publishedSequence
+        guard sequence < published, limit > 0 else { return .records([]) }
+        if let recent = notifier.recent(after: sequence, limit: limit) { return .records(recent) }
+        guard let storage else { return .gone(oldest: 0) }
+        let reader = LogReader(directory: storage.directory, fileSystem: storage.fileSystem)
+        return try logReading.withLock { (cache) throws(StoreError) -> CommittedRecords in
+            let cursor: LogCursor
+            if let cached = cache.cursor, cached.sequence == sequence {
+                cursor = cached
+            } else if let found = try reader.cursor(after: sequence, starts: &cache.starts) {
+                cursor = found
+            } else {
+                var oldest: UInt64 = 0
+                for number in try reader.segments() {
+                    if let start = cache.starts[number] ?? reader.start(of: number) { oldest = start.sequence; break }
+                }
+                return .gone(oldest: oldest)
+            }
+            guard let (records, next) = try reader.read(from: cursor, through: published, limit: limit) else {
+                cache.cursor = nil
+                return .gone(oldest: 0)
+            }
+            // A read that found nothing it should have (a segment removed under it) is a gap.
+            if records.isEmpty {
+                cache.cursor = nil
+                return .gone(oldest: 0)
+            }
+            cache.cursor = next
+            return .records(records)
+        }
+    }
+}

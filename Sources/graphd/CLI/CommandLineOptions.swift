@@ -30,8 +30,11 @@ struct ServeOptions: Equatable, Sendable, DataDirectoryOption {
     var dataDirectory = ServeOptions.defaultDataDirectory
     /// Authentication and limits (flags in Server/ServerFlags.swift).
     var server = ServerFlags()
-    /// --fsync, --compaction-ratio, --repair: how graphs are made durable and repaired.
-    var durability = DataDirectory.Options()
+    /// --fsync, --compaction-ratio, --repair, --change-retention: how graphs are made durable
+    /// and repaired, and how much log they keep for reading commits back.
+    var durability = DataDirectory.Options(changeRetention: ServeOptions.defaultChangeRetention)
+    /// A subscriber or replica away for up to an hour resumes from the log, not from scratch.
+    static let defaultChangeRetention = ChangeRetention.age(seconds: 3600)
     /// --replica-of, --sentinel, …: the server's place in a replicated set.
     var replication = ReplicationFlags()
 }
@@ -82,6 +85,13 @@ enum CommandLineOptions {
                     throw UsageError(description: "graphd: invalid value '\(t)' for --compaction-ratio (expected a number from 0 to 1000)")
                 }
                 o.durability.compactionRatio = ratio
+            },
+            OptionSpec("--change-retention", value: "DURATION|SIZE", environment: "GRAPHD_CHANGE_RETENTION",
+                       help: "how much log to keep past the newest snapshot for subscribers and replicas resuming from a position: a duration (90s, 15m, 24h, 7d), a size (512kb, 64mb, 1gb) or 0 (default 1h)") { o, t throws(UsageError) in
+                guard let retention = ChangeRetention(t) else {
+                    throw UsageError(description: "graphd: invalid value '\(t)' for --change-retention (expected a duration such as 24h or a size such as 1gb)")
+                }
+                o.durability.changeRetention = retention
             },
             OptionSpec("--repair", environment: "GRAPHD_REPAIR",
                        help: "open damaged graphs: cut a log at its last good record (keeping a copy of the cut bytes) or fall back from a damaged snapshot, instead of refusing to start") { o, _ throws(UsageError) in

@@ -2,8 +2,6 @@
 // its protocol version, whether it has authenticated, the names it gave itself. Handed
 // to each command (HELLO, AUTH, CLIENT and SELECT change it) and kept by the connection.
 
-import GraphStore
-
 /// Per-connection state that commands read and change.
 struct ClientSession: Sendable, Equatable {
     /// The server-wide connection number (CLIENT ID, HELLO's `id`).
@@ -27,8 +25,6 @@ struct ClientSession: Sendable, Equatable {
     var lastWriteSequence: UInt64 = 0
     /// The client port a replica announced (REPLCONF listening-port); 0 for other clients.
     var replicaListeningPort = 0
-    /// Where this follower's pulls stand in each graph's log (ReplicationStream).
-    var replicationCursors: [String: LogCursor] = [:]
     /// Commands queued since MULTI (nil: not in a transaction).
     var transaction: [[[UInt8]]]?
     /// A command queued since MULTI was refused (unknown, wrong arity): EXEC aborts.

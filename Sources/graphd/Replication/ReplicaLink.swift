@@ -145,14 +145,13 @@ final class ReplicaLink: @unchecked Sendable {
     /// `<data>/diverged/<graph>-<time>.glog` (framed as in the log), counts them, and says so;
     /// the copy about to be installed replaces them in the graph.
     private func setAside(_ store: GraphStore, after fork: UInt64) {
-        var cursor: LogCursor?
         let total = store.durableSequence - fork
-        let records = (try? store.committedRecords(after: fork, maxBytes: Int.max, cursor: &cursor)) ?? nil
+        let records = (try? store.framedRecords(after: fork, maxBytes: Int.max)) ?? nil
         let directory = context.dataDirectory.path + "/diverged"
         let path = directory + "/\(store.name)-\(Int(Date().timeIntervalSince1970 * 1000)).glog"
         var saved = 0
         if let records {
-            saved = Int(cursor.map { $0.nextSequence - 1 - fork } ?? 0)
+            saved = Self.recordCount(records)
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 guard FileManager.default.createFile(atPath: path, contents: Data(records)) else {
@@ -167,6 +166,17 @@ final class ReplicaLink: @unchecked Sendable {
         context.log("replica link: graph '\(store.name)': \(total) record(s) after \(fork) were never on the primary; "
                     + (saved > 0 ? "kept in \(path) (\(saved) record(s)) and " : "not retained in the log, so not kept, and ")
                     + "replaced by the primary's copy")
+    }
+
+    /// How many framed records `bytes` holds.
+    static func recordCount(_ bytes: [UInt8]) -> Int {
+        var count = 0, offset = 0
+        while offset + 8 <= bytes.count {
+            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+            offset += 8 + length
+            count += 1
+        }
+        return count
     }
 
     /// Applies one entry of a pull's reply. A failure is logged and that graph resynced.

@@ -117,7 +117,7 @@ enum ReplicationStream {
         var entries: [Entry] = []
         while true {
             let seen = context.replication.recordsSeen
-            entries = collect(request, cursors: &invocation.session.replicationCursors, context: context)
+            entries = collect(request, context: context)
             if !entries.isEmpty || ContinuousClock.now >= deadline { break }
             context.replication.waitForRecords(after: seen, until: min(deadline, ContinuousClock.now + .milliseconds(50)))
         }
@@ -139,7 +139,7 @@ enum ReplicationStream {
     }
 
     /// What each graph needs now. At most one snapshot per pull, to bound the reply.
-    static func collect(_ request: PullRequest, cursors: inout [String: LogCursor], context: ServerContext) -> [Entry] {
+    static func collect(_ request: PullRequest, context: ServerContext) -> [Entry] {
         var entries: [Entry] = []
         var budget = request.maxBytes
         var snapshotSent = false
@@ -149,11 +149,9 @@ enum ReplicationStream {
             let history = history(of: store)
             var needsCopy = true
             if let position = request.positions[name], fork(of: position, in: store) == nil {
-                var cursor = cursors[name]
                 do throws(StoreError) {
-                    if let bytes = try store.committedRecords(after: position.applied, maxBytes: budget, cursor: &cursor) {
+                    if let bytes = try store.framedRecords(after: position.applied, maxBytes: budget) {
                         needsCopy = false
-                        cursors[name] = cursor
                         if !bytes.isEmpty {
                             entries.append(.records(graph: name, history: history, bytes: bytes))
                             budget -= bytes.count
@@ -168,7 +166,6 @@ enum ReplicationStream {
                 let copy = try store.replicationSnapshot(scratch: context.dataDirectory.path)
                 let shared = request.positions[name].map { min(Self.fork(of: $0, in: store) ?? $0.applied, copy.lastSequence) } ?? 0
                 entries.append(.snapshot(graph: name, history: history, fork: shared, bytes: copy.bytes))
-                cursors[name] = nil
                 budget -= copy.bytes.count
                 snapshotSent = true
             } catch {

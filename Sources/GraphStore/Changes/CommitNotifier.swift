@@ -1,0 +1,180 @@
+// CommitNotifier.swift — hands each published commit to the store's observers, off the writer's
+// path. A writer only appends its record to `pending` under the store's write lock (so records
+// arrive in sequence order); one thread per store waits until they are published — durable
+// under --fsync always, at once under everysec and no — and calls the observers in order. It
+// keeps the most recent records in a ring, which serves readers a little behind without a read
+// of the log. It runs only while someone observes: with no observer, a commit costs nothing.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// An observer's registration: remove it with this id; it is called with every record after
+/// `startAfter`.
+public struct CommitObservation: Sendable, Hashable {
+    public let id: Int
+    /// The last sequence before the first record this observer is given.
+    public let startAfter: UInt64
+}
+
+/// The notifier of one store. @unchecked Sendable: every mutable field is guarded by `mutex`.
+final class CommitNotifier: @unchecked Sendable {
+    /// Records kept for readers a little behind.
+    static let ringCapacity = 8192
+
+    typealias Observer = @Sendable ([LogRecord]) -> Void
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let wake: UnsafeMutablePointer<pthread_cond_t>
+    /// Records appended, not yet published.
+    private var pending: [LogRecord] = []
+    private var observers: [(id: Int, body: Observer)] = []
+    private var nextID = 1
+    /// The last record handed to the observers (or published before the notifier started).
+    private var published: UInt64 = 0
+    /// The newest records handed out, ascending: `ring[ringStart...]`.
+    private var ring: [LogRecord] = []
+    private var ringStart = 0
+    private var running = false
+    private var stopped = false
+    /// Whether writers should append their records (someone observes): read without the mutex.
+    let isActive = Atomic<Bool>(false)
+    /// Waits until the record `sequence` is published; returns the last published sequence,
+    /// which is lower when records were cut from the log instead (a failed fsync).
+    private let waitUntilPublished: @Sendable (UInt64) -> UInt64
+
+    init(waitUntilPublished: @escaping @Sendable (UInt64) -> UInt64) {
+        self.waitUntilPublished = waitUntilPublished
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        wake = .allocate(capacity: 1)
+        wake.initialize(to: pthread_cond_t())
+        pthread_cond_init(wake, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(wake)
+        wake.deinitialize(count: 1)
+        wake.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    private func locked<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// A writer's committed record (under the store's write lock, while `isActive`).
+    func append(_ record: LogRecord) {
+        locked {
+            pending.append(record)
+            if pending.count == 1 { pthread_cond_signal(wake) }
+        }
+    }
+
+    /// Adds an observer. The caller holds the store's write lock (writers take it before this
+    /// mutex too, so the order is the same). `activate` runs when this is the first observer:
+    /// it returns the last published sequence and the records written after it.
+    func add(_ body: @escaping Observer, activate: () -> (published: UInt64, unpublished: [LogRecord])) -> CommitObservation {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if !isActive.load(ordering: .acquiring) {
+            let (frontier, unpublished) = activate()
+            published = frontier
+            pending = unpublished + pending
+            isActive.store(true, ordering: .releasing)
+            if !running {
+                running = true
+                let thread = Thread { [self] in run() }
+                thread.start()
+            }
+            pthread_cond_signal(wake)
+        }
+        let id = nextID
+        nextID += 1
+        observers.append((id, body))
+        return CommitObservation(id: id, startAfter: published)
+    }
+
+    /// Removes an observer; the last one's removal stops the appends (the thread idles).
+    func remove(_ id: Int) {
+        locked {
+            observers.removeAll { $0.id == id }
+            if observers.isEmpty {
+                isActive.store(false, ordering: .releasing)
+                pending.removeAll()
+                ring.removeAll()
+                ringStart = 0
+            }
+        }
+    }
+
+    /// Stops the thread (the store closed).
+    func stop() {
+        locked {
+            stopped = true
+            isActive.store(false, ordering: .releasing)
+            pthread_cond_signal(wake)
+        }
+    }
+
+    /// The last record handed to the observers, while active.
+    var publishedSequence: UInt64? { locked { isActive.load(ordering: .relaxed) ? published : nil } }
+
+    /// The records after `sequence` up to `limit` from the ring, when the ring reaches back that far.
+    func recent(after sequence: UInt64, limit: Int) -> [LogRecord]? {
+        locked {
+            guard isActive.load(ordering: .relaxed), ringStart < ring.count else { return nil }
+            let first = ring[ringStart].sequence
+            guard first <= sequence + 1 else { return nil }
+            let from = ringStart + Int(sequence + 1 - first)
+            guard from <= ring.count else { return [] }
+            return Array(ring[from..<min(ring.count, from + limit)])
+        }
+    }
+
+    private func run() {
+        // Bursts are handed out as one batch: observers (the feed) then cost one wake-up per
+        // burst, as group commit costs one fsync.
+        while true {
+            pthread_mutex_lock(mutex)
+            while pending.isEmpty && !stopped { pthread_cond_wait(wake, mutex) }
+            if stopped { running = false; pthread_mutex_unlock(mutex); return }
+            var batch = pending
+            pending.removeAll(keepingCapacity: true)
+            pthread_mutex_unlock(mutex)
+
+            let reached = waitUntilPublished(batch[batch.count - 1].sequence)
+            // A failed fsync cut the records after `reached`: they never happened.
+            if let last = batch.lastIndex(where: { $0.sequence <= reached }) {
+                batch.removeSubrange((last + 1)...)
+            } else {
+                batch.removeAll()
+            }
+
+            pthread_mutex_lock(mutex)
+            guard isActive.load(ordering: .relaxed), !batch.isEmpty else {
+                if reached < published { published = reached }
+                pthread_mutex_unlock(mutex)
+                continue
+            }
+            batch = batch.filter { $0.sequence > published }
+            if let last = batch.last { published = last.sequence }
+            ring.append(contentsOf: batch)
+            if ring.count - ringStart > Self.ringCapacity { ringStart = ring.count - Self.ringCapacity }
+            if ringStart > Self.ringCapacity {
+                ring.removeSubrange(0..<ringStart)
+                ringStart = 0
+            }
+            let current = observers
+            pthread_mutex_unlock(mutex)
+            if !batch.isEmpty { for observer in current { observer.body(batch) } }
+        }
+    }
+}
