@@ -130,4 +130,43 @@ struct SentinelFailoverTests {
         #expect(!sentinels.contains { $0.log.contains("+tilt") }, "a Sentinel stalled (TILT): timings above mean little")
         print("Sentinel failover: kill -9 to get-master-addr-by-name naming the new primary: \(switched)")
     }
+
+    @Test("falkordb-py through Sentinel writes across a kill -9 of the primary: none lost with WAIT 1, the old primary rejoins with its tail counted",
+          .enabled(if: PythonClients.enabled, "\(PythonClients.missingMessage)"), arguments: ["wait", "nowait"])
+    func pythonClientAcrossFailover(mode: String) throws {
+        guard SentinelProcess.binary != nil else {
+            print("SKIPPED: redis-sentinel is not installed (apt-get install redis-sentinel; .ci/run does)")
+            return
+        }
+        let directory = try TemporaryDirectory("graphd-sentinel")
+        defer { directory.remove() }
+        let primary = try GraphdProcess(dataDirectory: directory.path + "/p")
+        let oldPort = primary.port
+        let replicas = try (1...2).map { i in
+            try GraphdProcess(dataDirectory: directory.path + "/r\(i)", extraArguments: ["--replica-of", "127.0.0.1:\(oldPort)"])
+        }
+        #expect(replicas.allSatisfy { r in eventually { info(r, "master_link_status") == "up" } })
+        let sentinels = try (0..<3).map { _ in try SentinelProcess(directory: directory.path, name: "g", primaryPort: oldPort) }
+        #expect(eventually {
+            sentinels.allSatisfy { s in (try? s.client().command("SENTINEL", "SENTINELS", "g").items.count) == 2 }
+        })
+        let ports = sentinels.map { String($0.port) }.joined(separator: ",")
+        let (status, output) = try PythonClients.run("sentinel_failover.py", [ports, String(primary.process.pid), "g", mode])
+        primary.kill9()   // reaps it (the script killed it)
+        #expect(status == 0, "\(output)")
+        print("falkordb-py through Sentinel (\(mode)): \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        let newPort = try #require(primaryPort(sentinels[0]))
+        let newPrimary = try #require(replicas.first { $0.port == newPort })
+        // The old primary comes back through Sentinel and ends equal to the new primary.
+        let addresses = sentinels.map { "127.0.0.1:\($0.port)" }.joined(separator: ",")
+        let old = try GraphdProcess(dataDirectory: directory.path + "/p",
+                                    extraArguments: ["--sentinel", addresses, "--sentinel-name", "g"], port: oldPort)
+        #expect(eventually { info(old, "master_link_status") == "up" }, "\(old.output)")
+        let query = ["GRAPH.RO_QUERY", "ids", "MATCH (i:Item) RETURN i.id ORDER BY i.id"]
+        let rows = { (server: GraphdProcess) in (try? server.client().command(query[0], query[1], query[2]))?.rows }
+        #expect(eventually { rows(old) != nil && rows(old) == rows(newPrimary) })
+        print("old primary rejoined: graphd_diverged_records=\(info(old, "graphd_diverged_records") ?? "?")")
+        #expect(!sentinels.contains { $0.log.contains("+tilt") })
+    }
 }
+
