@@ -149,6 +149,30 @@ struct ReplicationProcessTests {
         #expect(try client.command("GRAPH.RO_QUERY", "g", "MATCH (u:User) RETURN count(u)").rows == [[.integer(1)]])
         #expect(try client.command("REPLICAOF", "NO", "ONE") == .simple("OK"))
     }
+
+    @Test("Replication lag: from a write's acknowledgement to WAIT 1 seeing a replica apply it (p50, p99 printed)")
+    func lag() throws {
+        let directory = try TemporaryDirectory("graphd-repl")
+        defer { directory.remove() }
+        let primary = try GraphdProcess(dataDirectory: directory.path + "/p")
+        let replica = try GraphdProcess(dataDirectory: directory.path + "/r",
+                                        extraArguments: ["--replica-of", "127.0.0.1:\(primary.port)"])
+        let writer = try primary.client()
+        _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:User {id: 0})")
+        #expect(eventually { info(replica, "master_link_status") == "up" })
+        var lags: [Duration] = []
+        for id in 1...300 {
+            _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:User {id: \(id)})")
+            let acknowledged = ContinuousClock.now
+            #expect(try writer.command("WAIT", "1", "5000") == .integer(1))
+            lags.append(ContinuousClock.now - acknowledged)
+        }
+        lags.sort()
+        let p50 = lags[lags.count / 2], p99 = lags[lags.count * 99 / 100]
+        print("replication lag (write acknowledged → WAIT 1 returns), \(lags.count) writes: p50 \(p50), p99 \(p99)")
+        #expect(p99 < .seconds(1))
+        #expect(try count(replica) == 301)
+    }
 }
 
 /// A real redis-server on a free loopback port (nil-throwing when the binary is absent).
