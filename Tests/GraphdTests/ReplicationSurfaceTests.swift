@@ -170,8 +170,8 @@ struct ReplicationSurfaceTests {
         defer { server.stop() }
         let busy = try server.client(), monitor = try server.client()
         _ = try busy.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
-        for query in ["UNWIND range(1, 3000000) AS x RETURN count(x)",
-                      "UNWIND range(1, 3000000) AS x WITH count(x) AS n CREATE (:Counted {n: n})"] {
+        for query in ["UNWIND range(1, 1000000) AS x RETURN count(x)",
+                      "UNWIND range(1, 1000000) AS x WITH count(x) AS n CREATE (:Counted {n: n})"] {
             try busy.send(RESPTestClient.encode(["GRAPH.QUERY", "g", query]))
             let started = ContinuousClock.now
             #expect(try monitor.command("PING") == .simple("PONG"))
