@@ -58,6 +58,16 @@ struct ReplicationProcessTests {
         _ = try writer.command("GRAPH.QUERY", "other", "CREATE (:User {id: 1})")
         #expect(try replica.client().command("GRAPHD.WAITSEQ", "other", "1", "5000") == .integer(1))
         #expect(try count(replica, "other") == 1)
+        // Read-your-writes with a change token: the primary's token after a write, waited for on the replica.
+        _ = try writer.command("GRAPH.QUERY", "other", "CREATE (:User {id: 2})")
+        guard case .bulk(let token)? = try writer.command("GRAPH.RO_QUERY", "other", "RETURN graph.token()").rows.first?.first else {
+            Issue.record("no token")
+            return
+        }
+        #expect(try replica.client().command("GRAPHD.WAITSEQ", "other", token, "5000") == .integer(2))
+        #expect(try count(replica, "other") == 2)
+        #expect(try replica.client().command("GRAPHD.WAITSEQ", "other", "0123456789abcdef-1", "50") == .integer(2),
+                "a token of another history is not reached: the wait ends at its timeout")
         let readOnly = try replica.client()
         #expect(try readOnly.command("GRAPH.QUERY", "g", "CREATE (:User {id: 99})")
                 == .error("READONLY You can't write against a read only replica."))

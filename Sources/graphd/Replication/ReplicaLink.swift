@@ -77,6 +77,8 @@ final class ReplicaLink: @unchecked Sendable {
             } catch {
                 throw .link(error.description)
             }
+            // A role change while this pull waited: what it brought is for a link that is over.
+            guard isCurrent else { return }
             if case .error(let message) = reply { throw .handshake("the primary refused GRAPHD.PULL: \(message)") }
             guard case .array(let entries) = reply else { throw .stream("GRAPHD.PULL's reply is not an array") }
             if entries.contains(where: Self.isSnapshot) {

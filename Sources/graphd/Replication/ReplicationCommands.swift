@@ -119,25 +119,30 @@ enum ReplicationCommands {
         return .keepOpen
     }
 
-    /// `GRAPHD.WAITSEQ graph sequence|bookmark timeout`: blocks until this server has `graph`
+    /// `GRAPHD.WAITSEQ graph sequence|token timeout`: blocks until this server has `graph`
     /// durable up to `sequence` (on a replica: applied and durable) or the timeout in ms passes
-    /// (0: forever); replies the graph's sequence then. A bookmark `<history>-<sequence>` is
-    /// taken by its sequence. Read-your-writes on a replica: pass the sequence the primary's
-    /// write reached.
+    /// (0: forever); replies the graph's durable sequence then. A change token
+    /// `<history>-<sequence>` (what `RETURN graph.token()` gives on the primary after a write)
+    /// is reached once this graph's history holds that commit: the same history or one that
+    /// continues it. Read-your-writes on a replica, Neo4j-bookmark style.
     static let waitSequence: CommandHandler = { invocation, context, reply in
-        let token = invocation.text(1)
-        let sequenceText = token.split(separator: "-").last.map(String.init) ?? token
-        guard let sequence = UInt64(sequenceText), let timeout = Int(invocation.text(2)), timeout >= 0 else {
-            reply.error("ERR sequence and timeout must be non-negative integers")
+        let text = invocation.text(1)
+        let token = ChangeToken(text)
+        guard let sequence = token?.sequence ?? UInt64(text), let timeout = Int(invocation.text(2)), timeout >= 0 else {
+            reply.error("ERR GRAPHD.WAITSEQ takes a sequence number or a change token <history>-<sequence>, and a timeout in ms")
             return .keepOpen
         }
         let graph = invocation.text(0)
-        let current = { () -> UInt64 in
-            ((try? context.dataDirectory.graph(named: graph)) ?? nil)?.durableSequence ?? 0
+        let store = { ((try? context.dataDirectory.graph(named: graph)) ?? nil) }
+        let reached = { () -> Bool in
+            guard let store = store() else { return false }
+            let durable = store.durableSequence
+            guard let token else { return durable >= sequence }
+            return durable >= sequence && store.history.contains(token.history, sequence, last: durable)
         }
         let deadline = timeout == 0 ? nil : ContinuousClock.now + .milliseconds(timeout)
-        _ = context.replication.wait(until: deadline) { current() >= sequence }
-        reply.integer(Int64(current()))
+        _ = context.replication.wait(until: deadline, for: reached)
+        reply.integer(Int64(store()?.durableSequence ?? 0))
         return .keepOpen
     }
 
