@@ -160,6 +160,38 @@ struct ReplicationProcessTests {
         #expect(try client.command("REPLICAOF", "NO", "ONE") == .simple("OK"))
     }
 
+    @Test("A replica away for 10,000 writes catches up from the primary's log, without a copy")
+    func catchUpFromLog() throws {
+        let directory = try TemporaryDirectory("graphd-repl")
+        defer { directory.remove() }
+        let primary = try GraphdProcess(dataDirectory: directory.path + "/p")
+        let writer = try primary.client()
+        _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:User {id: 0})")
+        var replica: GraphdProcess? = try GraphdProcess(dataDirectory: directory.path + "/r",
+                                                        extraArguments: ["--replica-of", "127.0.0.1:\(primary.port)"])
+        #expect(eventually { info(replica!, "master_link_status") == "up" })
+        let port = replica!.port
+        #expect(replica!.terminate() == 0)
+        replica = nil
+        // 10,000 writes, pipelined in batches (they share group-commit fsyncs).
+        var batch: [UInt8] = []
+        for id in 1...10_000 {
+            batch += RESPTestClient.encode(["GRAPH.QUERY", "g", "CYPHER id=\(id) CREATE (:User {id: $id})"])
+            if id % 500 == 0 {
+                try writer.send(batch)
+                for _ in 0..<500 { _ = try writer.readReply() }
+                batch = []
+            }
+        }
+        let started = ContinuousClock.now
+        let back = try GraphdProcess(dataDirectory: directory.path + "/r",
+                                     extraArguments: ["--replica-of", "127.0.0.1:\(primary.port)"], port: port)
+        #expect(eventually(within: .seconds(60)) { info(back, "master_link_status") == "up" }, "\(back.output)")
+        print("a replica 10,000 writes behind caught up from the log in \(ContinuousClock.now - started) (start included)")
+        #expect(try count(back) == 10_001)
+        #expect(!back.output.contains("copied in full"), "caught up from the log: \(back.output)")
+    }
+
     @Test("Replication lag: from a write's acknowledgement to WAIT 1 seeing a replica apply it (p50, p99 printed)")
     func lag() throws {
         let directory = try TemporaryDirectory("graphd-repl")

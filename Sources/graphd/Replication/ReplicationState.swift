@@ -152,6 +152,12 @@ final class ReplicationState: Sendable {
         return result
     }
 
+    /// Ends the running link (the server is stopping): it applies nothing more. The role stays.
+    func endLinks() {
+        state.withLock { $0.generation += 1 }
+        changes.broadcast()
+    }
+
     func updateSettings(_ body: (inout ReplicationSettings) -> Void) {
         let minimum = state.withLock { state in
             body(&state.settings)

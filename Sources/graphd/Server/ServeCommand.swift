@@ -93,6 +93,7 @@ enum ServeCommand {
             return 1
         }
         _ = consume watcher
+        built?.replication.endLinks()
         closeGraphs(dataDirectory, within: .seconds(5))
         print("graphd stopped")
         fflush(nil)
