@@ -200,8 +200,8 @@ final class ReplicaLink: @unchecked Sendable {
                 }
                 // The primary's history continues this one (or is it): take it, so the two compare.
                 if let history { try store.adoptHistory(history) }
-                let applied = try store.appendReplicated(payload)
-                context.replication.replicaApplied(graph: name, applied: applied, durable: store.durableSequence)
+                _ = try store.appendReplicated(payload)
+                context.replication.replicaApplied()
             case "snapshot":
                 if let fork = UInt64(String(decoding: forkBytes, as: UTF8.self)),
                    let current = try context.dataDirectory.graph(named: name), current.durableSequence > fork {
@@ -213,11 +213,11 @@ final class ReplicaLink: @unchecked Sendable {
                 }
                 let store = try context.dataDirectory.installReplicated(named: name, snapshot: payload, history: history)
                 resync.remove(name)
-                context.replication.replicaApplied(graph: name, applied: store.durableSequence, durable: store.durableSequence)
+                context.replication.replicaApplied()
                 context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence))")
             case "drop":
                 _ = try context.dataDirectory.deleteGraph(named: name)
-                context.replication.replicaForgot(graph: name)
+                context.replication.replicaApplied()
                 context.log("replica link: graph '\(name)' is gone on the primary; deleted here")
             default:
                 context.log("replica link: unknown entry '\(kind)' in GRAPHD.PULL's reply; ignored")

@@ -37,9 +37,9 @@ struct FollowerRecord: Sendable, Equatable {
     /// The replica's connection on this server (CLIENT KILL never kills it by TYPE normal).
     var connection: Int64
     var address: ReplicationAddress
-    /// Per graph: the last sequence the replica applied, and the last one it made durable.
+    /// Per graph: the last sequence the replica applied and made durable (it acknowledges
+    /// only records that are both).
     var applied: [String: UInt64] = [:]
-    var durable: [String: UInt64] = [:]
     /// When it last acknowledged (a pull is an acknowledgement).
     var lastAck: ContinuousClock.Instant
 
@@ -74,9 +74,6 @@ final class ReplicationState: Sendable {
         var lastIO: ContinuousClock.Instant?
         /// The last error the link met (wrong password, not a graphd, …), for INFO and logs.
         var linkError: String?
-        /// A replica's applied and durable sequence per graph (filled by the link).
-        var applied: [String: UInt64] = [:]
-        var durable: [String: UInt64] = [:]
         /// The followers, by their connection id.
         var followers: [Int64: FollowerRecord] = [:]
         /// This server's history (Redis's replid) and the one before it with where it ended.
@@ -144,7 +141,7 @@ final class ReplicationState: Sendable {
             state.linkDownSince = nil
             state.everConnected = false
             state.linkError = nil
-            if role == .primary { state.applied = [:]; state.durable = [:] } else { state.followers = [:] }
+            if role != .primary { state.followers = [:] }
             return (state.generation, true)
         }
         replicaFlag.store(role != .primary, ordering: .relaxed)
@@ -191,41 +188,24 @@ final class ReplicationState: Sendable {
     /// Whether the link of `generation` is still the one wanted.
     func isCurrent(_ generation: UInt64) -> Bool { state.withLock { $0.generation == generation } }
 
-    /// A replica applied (and made durable) `graph` up to these sequences.
-    func replicaApplied(graph: String, applied: UInt64, durable: UInt64) {
-        state.withLock { state in
-            state.applied[graph] = applied
-            state.durable[graph] = durable
-            state.lastIO = .now
-        }
+    /// The link applied records or installed a copy: wakes GRAPHD.WAITSEQ callers.
+    func replicaApplied() {
+        state.withLock { $0.lastIO = .now }
         changes.broadcast()
-    }
-
-    /// A replica forgot a graph (deleted on the primary, or resynced from scratch).
-    func replicaForgot(graph: String) {
-        state.withLock { state in
-            state.applied[graph] = nil
-            state.durable[graph] = nil
-        }
     }
 
     /// Records were set aside as diverged (counted for INFO).
     func noteDiverged(records: Int) { state.withLock { $0.divergedRecords += records } }
 
-    /// What this replica applied, per graph.
-    var appliedSequences: [String: UInt64] { state.withLock { $0.applied } }
-
     // MARK: Followers (on a primary)
 
     /// A follower pulled: it is at these positions (an acknowledgement).
-    func followerAcknowledged(connection: Int64, address: ReplicationAddress,
-                              applied: [String: UInt64], durable: [String: UInt64]) {
+    func followerAcknowledged(connection: Int64, address: ReplicationAddress, applied: [String: UInt64]) {
         state.withLock { state in
             var record = state.followers[connection]
                 ?? FollowerRecord(connection: connection, address: address, lastAck: .now)
             record.address = address
             record.applied = applied
-            record.durable = durable
             record.lastAck = .now
             state.followers[connection] = record
         }
@@ -260,11 +240,9 @@ final class ReplicationState: Sendable {
         return "NOREPLICAS Not enough good replicas to write."
     }
 
-    /// How many followers have applied `graph` up to `sequence` (durable: made it durable).
-    func followers(atLeast sequence: UInt64, of graph: String, durable: Bool = false) -> Int {
-        state.withLock { state in
-            state.followers.values.filter { ((durable ? $0.durable : $0.applied)[graph] ?? 0) >= sequence }.count
-        }
+    /// How many followers have applied (and made durable) `graph` up to `sequence`.
+    func followers(atLeast sequence: UInt64, of graph: String) -> Int {
+        state.withLock { state in state.followers.values.filter { ($0.applied[graph] ?? 0) >= sequence }.count }
     }
 
     /// Waits until `condition` holds or `deadline` passes (nil: forever); returns whether it held.
@@ -301,7 +279,6 @@ final class ReplicationState: Sendable {
         var linkDownSeconds: Int64?
         var lastIOSeconds: Int64
         var linkError: String?
-        var appliedOffset: UInt64
         var followers: [FollowerRecord]
         var historyID: String
         var previousHistoryID: String
@@ -320,72 +297,9 @@ final class ReplicationState: Sendable {
                             linkDownSeconds: down,
                             lastIOSeconds: state.lastIO.map { (now - $0).components.seconds } ?? -1,
                             linkError: state.linkError,
-                            appliedOffset: state.applied.values.reduce(0, &+),
                             followers: state.followers.values.sorted { $0.connection < $1.connection },
                             historyID: state.historyID, previousHistoryID: state.previousHistoryID,
                             previousHistoryOffset: state.previousHistoryOffset, divergedRecords: state.divergedRecords)
-        }
-    }
-}
-
-/// A counter with a condition variable: waiters sleep until it moves past what they saw.
-final class ChangeSignal: @unchecked Sendable {
-    // @unchecked: `count` is guarded by `mutex`.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var count: UInt64 = 0
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    var current: UInt64 {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return count
-    }
-
-    func broadcast() {
-        pthread_mutex_lock(mutex)
-        count &+= 1
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
-    }
-
-    /// Sleeps until the count moves past `seen` or `deadline` passes (nil: no deadline).
-    func wait(after seen: UInt64, until deadline: ContinuousClock.Instant?) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while count == seen {
-            guard let deadline else {
-                pthread_cond_wait(condition, mutex)
-                continue
-            }
-            let remaining = deadline - ContinuousClock.now
-            if remaining <= .zero { return }
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let (seconds, attoseconds) = remaining.components
-            let nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
-            var until = timespec(tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000,
-                                 tv_nsec: nanoseconds % 1_000_000_000)
-            if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT { return }
         }
     }
 }

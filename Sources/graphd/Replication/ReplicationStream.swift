@@ -111,8 +111,7 @@ enum ReplicationStream {
         let port = request.listeningPort > 0 ? request.listeningPort : session.replicaListeningPort
         let host = hostPart(of: session.peerAddress)
         context.replication.followerAcknowledged(connection: session.id, address: ReplicationAddress(host: host, port: port),
-                                                 applied: request.positions.mapValues(\.applied),
-                                                 durable: request.positions.mapValues(\.applied))
+                                                 applied: request.positions.mapValues(\.applied))
         let deadline = ContinuousClock.now + .milliseconds(request.waitMilliseconds)
         var entries: [Entry] = []
         while true {
