@@ -160,10 +160,12 @@ public final class DataDirectory: @unchecked Sendable {
     /// atomically; a crash leaves the old graph or the new one, never a mix. replacing:false
     /// throws StoreError(.graphExists) if the graph exists. The old store, if open, is closed
     /// (its writers get StoreError(.closed)).
-    /// `lastSequence`: the log continues after it; `history`: the graph's (both: a replica's
-    /// copy of its primary's graph).
+    /// `lastSequence`: the log continues after it; `history`: the graph's; `snapshotBytes`:
+    /// snapshot 1's file as it is, `graph` loaded from it (all three: a replica's copy of its
+    /// primary's graph, installed without writing it out again).
     public func installGraph(named name: String, graph: Graph, replacing: Bool,
-                             lastSequence: UInt64 = 0, history given: GraphHistory? = nil) throws(StoreError) -> GraphStore {
+                             lastSequence: UInt64 = 0, history given: GraphHistory? = nil,
+                             snapshotBytes: [UInt8]? = nil) throws(StoreError) -> GraphStore {
         try Self.validate(name)
         var graph = graph
         if graph.isInTransaction { graph.rollbackTransaction() }
@@ -183,8 +185,13 @@ public final class DataDirectory: @unchecked Sendable {
             // (A replica's copy of its primary's graph keeps the primary's history instead.)
             let history = given ?? GraphHistory.fresh()
             do throws(StoreError) {
-                snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: lastSequence,
-                                                                                   directory: staging)
+                if let snapshotBytes {
+                    try fileSystem.createDurably(staging + "/" + SnapshotFormat.fileName(1), contents: snapshotBytes)
+                    snapshotLength = snapshotBytes.count
+                } else {
+                    snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: lastSequence,
+                                                                                       directory: staging)
+                }
                 try fileSystem.createDurably(staging + "/" + AppendLog.segmentFileName(1), contents: AppendLog.header(segment: 1))
                 try HistoryFile(directory: staging, fileSystem: fileSystem).write(history, openUnder: options.fsync)
                 try fileSystem.syncDirectory(graphsPath)

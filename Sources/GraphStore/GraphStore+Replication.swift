@@ -18,8 +18,13 @@ public struct ReplicationSnapshot: Sendable {
 
 extension GraphStore {
     /// The sequence number of the last record known durable (0: none, or an in-memory store).
-    /// Records up to it survive a crash; a primary ships no record past it.
-    public var durableSequence: UInt64 { storage?.commit.durablePosition.sequence ?? 0 }
+    /// Records up to it survive a crash; a primary ships no record past it. Under `--fsync no`
+    /// nothing is ever known durable, so it is the last record written (what the operator
+    /// chose to trust).
+    public var durableSequence: UInt64 {
+        guard let storage else { return 0 }
+        return storage.options.fsync == .no ? publishedSequence : storage.commit.durablePosition.sequence
+    }
 
     /// The durable records after `sequence`, framed as in the log (length, CRC-32C, payload:
     /// what group commit wrote), about `maxBytes` at most (at least one record when there is
@@ -212,22 +217,9 @@ extension DataDirectory {
     /// The graph takes `history` (the primary's), so that the two compare from then on.
     public func installReplicated(named name: String, snapshot bytes: [UInt8],
                                   history: GraphHistory) throws(StoreError) -> GraphStore {
-        let scratch = path + "/replication-incoming-\(getpid())"
-        try? fileSystem.removeTree(scratch)
-        try fileSystem.createDirectory(scratch)
-        defer { try? fileSystem.removeTree(scratch) }
-        let snapshotPath = scratch + "/" + SnapshotFormat.fileName(1)
-        let file = try fileSystem.create(snapshotPath)
-        do {
-            try file.write(bytes, at: 0)
-            file.close()
-        } catch {
-            file.close()
-            throw error
-        }
         let loaded = try SnapshotReader(fileSystem: fileSystem, slotMemoryLimit: options.slotMemoryLimit)
-            .read(path: snapshotPath, number: 1)
+            .read(bytes: bytes, path: "the copy of graph '\(name)' from the primary", number: 1)
         return try installGraph(named: name, graph: loaded.graph, replacing: true, lastSequence: loaded.lastSequence,
-                                history: history)
+                                history: history, snapshotBytes: bytes)
     }
 }

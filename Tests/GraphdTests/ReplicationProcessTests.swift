@@ -192,6 +192,20 @@ struct ReplicationProcessTests {
         #expect(!back.output.contains("copied in full"), "caught up from the log: \(back.output)")
     }
 
+    @Test("Under --fsync everysec and no, replicas follow too (records go out once durable, or once written under no)",
+          arguments: ["everysec", "no"])
+    func otherFsyncPolicies(policy: String) throws {
+        let directory = try TemporaryDirectory("graphd-repl")
+        defer { directory.remove() }
+        let primary = try GraphdProcess(dataDirectory: directory.path + "/p", extraArguments: ["--fsync", policy])
+        let replica = try GraphdProcess(dataDirectory: directory.path + "/r",
+                                        extraArguments: ["--replica-of", "127.0.0.1:\(primary.port)", "--fsync", policy])
+        let writer = try primary.client()
+        for id in 1...3 { _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:User {id: \(id)})") }
+        #expect(try writer.command("WAIT", "1", "5000") == .integer(1))
+        #expect(try count(replica) == 3)
+    }
+
     @Test("Replication lag: from a write's acknowledgement to WAIT 1 seeing a replica apply it (p50, p99 printed)")
     func lag() throws {
         let directory = try TemporaryDirectory("graphd-repl")

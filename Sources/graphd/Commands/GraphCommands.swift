@@ -213,7 +213,7 @@ enum GraphCommands {
             reply.error(storeErrorMessage(error))
             return nil
         }
-        let before = readOnly ? 0 : store.durableSequence
+        let before = readOnly ? 0 : store.publishedSequence
         do throws(QueryError) {
             let result = try execute(prepared, on: store, readOnly: readOnly, context: context)
             context.slowLog.record(graph: prepared.graph, command: commandName, query: prepared.text,
@@ -225,7 +225,7 @@ enum GraphCommands {
             QueryErrorReply.write(error, into: &reply)
         }
         guard !readOnly else { return nil }
-        let after = store.durableSequence
+        let after = store.publishedSequence
         if after > before { context.replication.recordsWritten() }
         return after > before ? (prepared.graph, after) : nil
     }

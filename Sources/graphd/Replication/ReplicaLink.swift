@@ -211,10 +211,12 @@ final class ReplicaLink: @unchecked Sendable {
                     context.log("replica link: graph '\(name)': the copy names no valid history; ignored")
                     return
                 }
+                let started = ContinuousClock.now
                 let store = try context.dataDirectory.installReplicated(named: name, snapshot: payload, history: history)
                 resync.remove(name)
                 context.replication.replicaApplied()
-                context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence))")
+                context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence), "
+                            + "\(payload.count) bytes, loaded and installed in \(ContinuousClock.now - started))")
             case "drop":
                 _ = try context.dataDirectory.deleteGraph(named: name)
                 context.replication.replicaApplied()
