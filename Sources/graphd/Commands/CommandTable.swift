@@ -117,7 +117,7 @@ struct CommandTable: Sendable {
             CommandSpec(name: "replconf", arity: -1, flags: [.fast],
                         summary: "REPLCONF listening-port n | capa …: a replica's handshake.",
                         handler: ReplicationStream.replconf),
-            // Transactions: listed here for COMMAND and the AUTH check; the loop runs them (Server.transaction).
+            // Transactions: listed here for COMMAND and the AUTH check; the loop runs them (Server.loopCommand).
             CommandSpec(name: "multi", arity: 1, flags: [.fast], summary: "Starts queueing commands for EXEC.",
                         handler: PubSubCommands.runByLoop),
             CommandSpec(name: "exec", arity: 1, flags: [.fast], summary: "Runs the commands queued since MULTI.",
