@@ -206,6 +206,20 @@ struct ReplicationProcessTests {
         #expect(try count(replica) == 3)
     }
 
+    @Test("A graph whose copy exceeds the primary's --client-output-limit is refused with the reason, not retried in a loop")
+    func copyTooLarge() throws {
+        let directory = try TemporaryDirectory("graphd-repl")
+        defer { directory.remove() }
+        let primary = try GraphdProcess(dataDirectory: directory.path + "/p", extraArguments: ["--client-output-limit", "65536"])
+        _ = try primary.client().command("GRAPH.QUERY", "g",
+                                         "UNWIND range(1, 3000) AS i CREATE (:User {id: i, name: 'user number ' + toString(i)})")
+        let replica = try GraphdProcess(dataDirectory: directory.path + "/r",
+                                        extraArguments: ["--replica-of", "127.0.0.1:\(primary.port)"])
+        #expect(eventually { replica.output.contains("the primary cannot send graph 'g'") }, "\(replica.output)")
+        #expect(info(replica, "master_link_status") == "down")
+        #expect(info(replica, "graphd_master_link_error")?.contains("--client-output-limit") == true)
+    }
+
     @Test("Replication lag: from a write's acknowledgement to WAIT 1 seeing a replica apply it (p50, p99 printed)")
     func lag() throws {
         let directory = try TemporaryDirectory("graphd-repl")

@@ -26,12 +26,15 @@ struct ServerContext: Sendable {
     let replication: ReplicationState
     /// Where server events go (stderr in graphd).
     let log: @Sendable (String) -> Void
+    /// Unsent reply bytes a client may accumulate (`--client-output-limit`): a reply larger
+    /// than this closes the connection, so replication sends no copy larger than it.
+    let clientOutputLimit: Int
 
     init(dataDirectory: DataDirectory, engine: QueryEngine,
          configuration: RuntimeConfiguration = RuntimeConfiguration(),
          statistics: ServerStatistics = ServerStatistics(), slowLog: SlowLog = SlowLog(),
          password: String? = nil, port: Int = 0, replication: ReplicationState = ReplicationState(),
-         log: @escaping @Sendable (String) -> Void = { _ in }) {
+         log: @escaping @Sendable (String) -> Void = { _ in }, clientOutputLimit: Int = Connection.defaultOutputLimit) {
         self.dataDirectory = dataDirectory
         self.engine = engine
         self.configuration = configuration
@@ -41,6 +44,7 @@ struct ServerContext: Sendable {
         self.port = port
         self.replication = replication
         self.log = log
+        self.clientOutputLimit = clientOutputLimit
         applyConfiguration()
     }
 

@@ -86,6 +86,12 @@ final class ReplicaLink: @unchecked Sendable {
             }
             for entry in entries { apply(entry) }
             pause = .milliseconds(100)
+            if entries.contains(where: { Self.kind(of: $0) == "refused" }) {
+                // The primary cannot send a copy (INFO and the log say why): ask again later, not at once.
+                let deadline = ContinuousClock.now + Self.refusedPause
+                _ = context.replication.wait(until: deadline) { !self.isCurrent }
+                continue
+            }
             if entries.isEmpty && !caughtUp {
                 // Nothing left to fetch: only now does INFO say the link is up (Sentinel must not
                 // promote a replica that looks caught up while it is not).
@@ -96,10 +102,16 @@ final class ReplicaLink: @unchecked Sendable {
         }
     }
 
-    private static func isSnapshot(_ entry: RESPClientReply) -> Bool {
-        if case .array(let parts) = entry, case .data(let kind)? = parts.first { return kind == Array("snapshot".utf8) }
-        return false
+    private static func isSnapshot(_ entry: RESPClientReply) -> Bool { kind(of: entry) == "snapshot" }
+
+    /// An entry's kind (`records`, `snapshot`, `drop`, `refused`).
+    private static func kind(of entry: RESPClientReply) -> String {
+        if case .array(let parts) = entry, case .data(let kind)? = parts.first { return String(decoding: kind, as: UTF8.self) }
+        return ""
     }
+
+    /// How long the link waits after the primary refused to send a copy.
+    static let refusedPause: Duration = .seconds(30)
 
     /// AUTH, PING, REPLCONF: fails with a clear message for a wrong password, a server that
     /// is not a graphd, or this server itself.
@@ -217,6 +229,10 @@ final class ReplicaLink: @unchecked Sendable {
                 context.replication.replicaApplied()
                 context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence), "
                             + "\(payload.count) bytes, loaded and installed in \(ContinuousClock.now - started))")
+            case "refused":
+                let reason = String(decoding: payload, as: UTF8.self)
+                context.replication.linkChanged(generation: generation, to: .sync, error: "graph '\(name)': \(reason)")
+                context.log("replica link: the primary cannot send graph '\(name)': \(reason)")
             case "drop":
                 _ = try context.dataDirectory.deleteGraph(named: name)
                 context.replication.replicaApplied()

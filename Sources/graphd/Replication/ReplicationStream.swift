@@ -6,6 +6,7 @@
 //   [records,  graph, history, "",   <records after `applied`, framed exactly as in the log>]
 //   [snapshot, graph, history, fork, <a snapshot file's bytes: the graph as of a durable record>]
 //   [drop,     graph, "",      "",   ""]                        (the primary has no such graph)
+//   [refused,  graph, "",      "",   <why>]                     (no copy can be sent: too large)
 // `fork` is the last sequence the replica's records share with the primary's: a replica that
 // holds records past it (an old primary's unreplicated tail) sets them aside before it
 // installs the copy (ReplicaLink.setAside).
@@ -75,6 +76,7 @@ enum ReplicationStream {
         case records(graph: String, history: String, bytes: [UInt8])
         case snapshot(graph: String, history: String, fork: UInt64, bytes: [UInt8])
         case drop(graph: String)
+        case refused(graph: String, reason: String)
     }
 
     /// A graph's history on the wire (GraphHistory.wire; docs/replication.md, "Histories").
@@ -132,6 +134,9 @@ enum ReplicationStream {
                 reply.bulkString(bytes)
             case .drop(let graph):
                 reply.bulkString("drop"); reply.bulkString(graph); reply.bulkString(""); reply.bulkString(""); reply.bulkString("")
+            case .refused(let graph, let reason):
+                reply.bulkString("refused"); reply.bulkString(graph); reply.bulkString(""); reply.bulkString("")
+                reply.bulkString(reason)
             }
         }
         return .keepOpen
@@ -163,6 +168,16 @@ enum ReplicationStream {
             guard needsCopy, !snapshotSent else { continue }
             do throws(StoreError) {
                 let copy = try store.replicationSnapshot(scratch: context.dataDirectory.path)
+                // One reply past the output limit would close the replica's connection, and it
+                // would retry forever: say why instead.
+                guard copy.bytes.count < context.clientOutputLimit - 4096 else {
+                    let reason = "graph '\(name)' is \(copy.bytes.count) bytes as a snapshot, more than the primary's "
+                        + "--client-output-limit (\(context.clientOutputLimit)): start the primary with a larger limit to copy it"
+                    context.log("replication: \(reason)")
+                    entries.append(.refused(graph: name, reason: reason))
+                    snapshotSent = true
+                    continue
+                }
                 let shared = request.positions[name].map { min(Self.fork(of: $0, in: store) ?? $0.applied, copy.lastSequence) } ?? 0
                 entries.append(.snapshot(graph: name, history: history, fork: shared, bytes: copy.bytes))
                 budget -= copy.bytes.count

@@ -72,7 +72,8 @@ enum ServeCommand {
                                                   configuration: QueryConfiguration(importDirectory: options.server.importFolder,
                                                                                      memoryCeiling: MemoryCeiling(limit: options.server.memoryCeilingBytes))),
                               configuration: RuntimeConfiguration(limits), password: options.server.password, port: port,
-                              replication: replication, log: { ServerLog.write($0) })
+                              replication: replication, log: { ServerLog.write($0) },
+                              clientOutputLimit: options.server.clientOutputLimitBytes)
                 built = context
                 return context
             }
