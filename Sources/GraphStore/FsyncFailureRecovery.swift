@@ -47,8 +47,7 @@ extension GraphStore {
             var history = recovered.history
             history.fork(sharing: durable.sequence)
             try HistoryFile(directory: storage.directory, fileSystem: storage.fileSystem).write(history, openUnder: storage.options.fsync)
-            changes.history = history
-            changes.commitTimes = recovered.commitTimes
+            changes = ChangeState(history: history, commitTimes: recovered.commitTimes, lastSequence: durable.sequence)
             storage.commit.reset(file: recovered.log.file, sequence: durable.sequence, end: recovered.log.end)
             storage.report("graphd: \(name): fsync of the log failed (\(failure.message)); the writes after record "
                            + "\(durable.sequence) were not acknowledged and were undone: the log was cut back to offset "

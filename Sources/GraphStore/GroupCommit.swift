@@ -22,11 +22,11 @@ final class GroupCommit: @unchecked Sendable {
         var sequence: UInt64
     }
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PosixMutex()
     /// Signalled when the durable frontier moves (or a sync fails): waiting writers check.
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let condition = PosixCondition()
     /// Signalled when the last writer still on its way has appended: the leader stops waiting.
-    private let arrivals: UnsafeMutablePointer<pthread_cond_t>
+    private let arrivals = PosixCondition()
     /// Writers that have started a transaction but not yet appended (or given up).
     private var inFlight = 0
     /// How long a leader waits for in-flight writers before it fsyncs, so that one fsync covers
@@ -53,33 +53,10 @@ final class GroupCommit: @unchecked Sendable {
         durable = sequence
         writtenEnd = end
         durableEnd = end
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-        arrivals = .allocate(capacity: 1)
-        arrivals.initialize(to: pthread_cond_t())
-        pthread_cond_init(arrivals, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(arrivals)
-        arrivals.deinitialize(count: 1)
-        arrivals.deallocate()
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     private func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.withLock(body)
     }
 
     /// A writer starts a transaction; it ends with `wrote` or `leave`.
@@ -89,7 +66,7 @@ final class GroupCommit: @unchecked Sendable {
     func leave() {
         locked {
             inFlight -= 1
-            if inFlight == 0 { pthread_cond_signal(arrivals) }
+            if inFlight == 0 { arrivals.signal() }
         }
     }
 
@@ -102,7 +79,7 @@ final class GroupCommit: @unchecked Sendable {
             writtenEnd = end
             if announced {
                 inFlight -= 1
-                if inFlight == 0 { pthread_cond_signal(arrivals) }
+                if inFlight == 0 { arrivals.signal() }
             }
             return Ticket(epoch: epoch, sequence: sequence)
         }
@@ -112,8 +89,8 @@ final class GroupCommit: @unchecked Sendable {
     /// had to cover it failed (then the record may or may not be on disk and must be undone),
     /// or when a recovery already cut it from the log.
     func waitUntilDurable(_ ticket: Ticket) throws(StoreError) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         while true {
             if ticket.epoch != epoch {
                 throw StoreError(.io, "the log was cut back after a failed fsync before this write was durable")
@@ -121,7 +98,7 @@ final class GroupCommit: @unchecked Sendable {
             if durable >= ticket.sequence { return }
             if let failure { throw failure }
             if syncing {
-                pthread_cond_wait(condition, mutex)
+                condition.wait(mutex)
                 continue
             }
             // Lead: let the writers already on their way append first (bounded), then sync
@@ -129,10 +106,10 @@ final class GroupCommit: @unchecked Sendable {
             syncing = true
             if inFlight > 0 { waitForArrivals() }
             let target = written, targetEnd = writtenEnd, syncedFile = file
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
             var syncError: StoreError?
             do { try syncedFile.sync() } catch { syncError = error }
-            pthread_mutex_lock(mutex)
+            mutex.lock()
             syncing = false
             syncs += 1
             if let syncError {
@@ -143,7 +120,7 @@ final class GroupCommit: @unchecked Sendable {
                 durable = target
                 if syncedFile === file { durableEnd = targetEnd }
             }
-            pthread_cond_broadcast(condition)
+            condition.broadcast()
         }
     }
 
@@ -157,7 +134,7 @@ final class GroupCommit: @unchecked Sendable {
         var deadline = timespec(tv_sec: now.tv_sec + Int(delay.seconds) + nanoseconds / 1_000_000_000,
                                 tv_nsec: nanoseconds % 1_000_000_000)
         while inFlight > 0 {
-            if pthread_cond_timedwait(arrivals, mutex, &deadline) == ETIMEDOUT { break }
+            if !arrivals.wait(mutex, until: &deadline) { break }
         }
     }
 
@@ -197,9 +174,9 @@ final class GroupCommit: @unchecked Sendable {
     /// After `flush()` made the old segment durable: appends go to `newFile` from `end` on.
     /// Waits for a running fsync of the old file, so the caller may close it afterwards.
     func switchFile(to newFile: LogFile, end: Int) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while syncing { pthread_cond_wait(condition, mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
+        while syncing { condition.wait(mutex) }
         file = newFile
         writtenEnd = end
         durableEnd = end
@@ -208,9 +185,9 @@ final class GroupCommit: @unchecked Sendable {
     /// Starts a new generation after a recovery: the log now ends, durably, at `sequence` in
     /// `newFile` at `end`. Writers still waiting for a record after that are told it was cut.
     func reset(file newFile: LogFile, sequence: UInt64, end: Int) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while syncing { pthread_cond_wait(condition, mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
+        while syncing { condition.wait(mutex) }
         epoch += 1
         file = newFile
         written = sequence
@@ -218,14 +195,14 @@ final class GroupCommit: @unchecked Sendable {
         writtenEnd = end
         durableEnd = end
         failure = nil
-        pthread_cond_broadcast(condition)
+        condition.broadcast()
     }
 
     /// Waits for a running fsync to finish, then closes the file.
     func close() {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while syncing { pthread_cond_wait(condition, mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
+        while syncing { condition.wait(mutex) }
         file.close()
     }
 }

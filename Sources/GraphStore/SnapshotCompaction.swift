@@ -23,7 +23,8 @@ extension GraphStore {
 
     private func compactHoldingGate(_ storage: StoreStorage) throws(StoreError) {
         // (1) Freeze.
-        let (frozen, sequence, number, afterFailure) = try withWriteLock { () throws(StoreError) -> (Graph, UInt64, UInt64, Bool) in
+        let (frozen, sequence, commitTime, number, afterFailure) = try withWriteLock {
+            () throws(StoreError) -> (Graph, UInt64, UInt64, UInt64, Bool) in
             if closed { throw StoreError(.closed, "graph '\(name)' was deleted or closed") }
             guard let log else { throw StoreError(.closed, "graph '\(name)' has no log") }
             var afterFailure = false
@@ -40,11 +41,11 @@ extension GraphStore {
             let previous = try log.startNextSegment()
             storage.commit.switchFile(to: log.file, end: log.end)
             previous.close()
-            return (graph, log.lastSequence, log.segment, afterFailure)
+            return (graph, log.lastSequence, log.lastCommitTime, log.segment, afterFailure)
         }
         // (2) Write the snapshot from the frozen copy.
         let length = try SnapshotWriter(fileSystem: storage.fileSystem)
-            .write(frozen, number: number, lastSequence: sequence, directory: storage.directory)
+            .write(frozen, number: number, lastSequence: sequence, lastCommitTime: commitTime, directory: storage.directory)
         // (3) Publish, then drop what it covers.
         lock.withWriteLock {
             log?.snapshotWritten(number)

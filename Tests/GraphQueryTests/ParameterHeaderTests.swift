@@ -1,6 +1,7 @@
 // ParameterHeaderTests.swift — the byte-level reader of `CYPHER name=integer …` headers must
 // agree with the lexer-based reader on every text it accepts, and decline the rest.
 
+import GraphTestSupport
 import Testing
 @testable import GraphQuery
 import GraphStore
@@ -9,7 +10,7 @@ import GraphStore
 struct ParameterHeaderTests {
     /// Texts built from pieces that are valid, edge-case or foreign to the fast reader.
     static func texts(count: Int, seed: UInt64) -> [String] {
-        var rng = SeededRandom(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let prefixes = ["CYPHER", "cypher", "  CyPhEr", "\nCYPHER", "CYPHERx", "/* c */ CYPHER", "/*abc CYPHER"]
         let names = ["id", "a", "_x1", "user_id", "ü", "`id`", "9x", "limit"]
         let values = ["1", "0", "-7", "089", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
@@ -61,15 +62,3 @@ struct ParameterHeaderTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the test's texts.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
-}

@@ -2,6 +2,7 @@
 // (`-(b:User {id: $b})`) searches its list for that node instead of walking it
 // (ExecutionContext.pinnedEnd): the rows must be those of the walk, and the walk must be gone.
 
+import GraphTestSupport
 import Testing
 @testable import GraphQuery
 import GraphStore
@@ -12,7 +13,7 @@ struct PinnedExpansionTests {
     /// none (where every expansion walks). FRIEND relationships point either way, some pairs
     /// twice, some nodes to themselves; `Other` nodes share users' ids; a few users are Admins.
     static func stores(seed: UInt64) throws -> (indexed: GraphStore, plain: GraphStore) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var text = "CREATE "
         var parts: [String] = []
         for i in 0..<24 {
@@ -64,7 +65,7 @@ struct PinnedExpansionTests {
     @Test("the rows are the walk's, whatever the ends, values and shapes", arguments: [1, 2, 3] as [UInt64])
     func rowsAreTheWalks(seed: UInt64) throws {
         let (indexed, plain) = try Self.stores(seed: seed)
-        var rng = SeededRandom(seed: seed &* 31)
+        var rng = SeededGenerator(seed: seed &* 31)
         var nonEmpty = 0
         for _ in 0..<40 {
             let a = Int64(rng.next(26)), b = Int64(rng.next(26))  // 24 and 25 are nobody

@@ -82,6 +82,10 @@ import GraphTestSupport
                 live = store.read { Self.allVersions($0) }
                 token = store.token()
             }
+            // The snapshot keeps the time of its last commit: times after it still place.
+            let snapshot = try SnapshotReader(fileSystem: PosixFileSystem()).read(path: data + "/graphs/g/snapshot-00000002.gsnap", number: 2)
+            #expect(snapshot.lastSequence == 7 && snapshot.lastCommitTime > 0)
+            #expect(snapshot.graph.changeVersions.version(of: NodeID(rawValue: 2), RelationshipTypeID(rawValue: 0), .incoming) == 7)
             let directory = try openData(data)
             let store = try #require(try directory.graph(named: "g"))
             #expect(store.read { Self.allVersions($0) } == live)
@@ -228,6 +232,50 @@ import GraphTestSupport
         #expect(ChangeToken("00ff00ff00ff00ff-42") == token)
         for bad in ["", "-1", "00ff-", "00ff-x", "XYZ-1", "00ff00ff00ff00ff-99999999999999999999999", "2026-04-01T10:00:00Z"] {
             #expect(ChangeToken(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+@Suite struct OlderSnapshotTests {
+    /// `bytes` (a version 2 snapshot) as version 1 wrote it: the change sections left out.
+    static func versionOne(_ bytes: [UInt8]) -> [UInt8] {
+        var sections: [UInt8] = []
+        var offset = SnapshotFormat.headerLength
+        while offset < bytes.count {
+            let length = Int(bytes.littleEndian(UInt64.self, at: offset + 8))
+            let end = offset + SnapshotFormat.sectionHeaderLength + length
+            if bytes[offset] != SnapshotFormat.SectionKind.changeClock.rawValue,
+               bytes[offset] != SnapshotFormat.SectionKind.changeVersions.rawValue {
+                sections += bytes[offset..<end]
+            }
+            offset = end
+        }
+        var header = SnapshotFormat.header(number: bytes.littleEndian(UInt64.self, at: 16),
+                                           lastSequence: bytes.littleEndian(UInt64.self, at: 24),
+                                           fileLength: SnapshotFormat.headerLength + sections.count)
+        header[8] = 1
+        header.replaceSubrange(44..<48, with: withUnsafeBytes(of: CRC32C.checksum(header[0..<44]).littleEndian, Array.init))
+        return header + sections
+    }
+
+    @Test func aVersionOneSnapshotLoadsWithEveryVersionAtItsLastSequence() throws {
+        try withTemporaryDirectory { data in
+            do {
+                let directory = try openData(data)
+                let store = try directory.createGraph(named: "g")
+                try addUsers(store, 0..<4)
+                try store.compact()
+            }
+            let path = data + "/graphs/g/snapshot-00000002.gsnap"
+            try writeFileBytes(path, Self.versionOne(try fileBytes(path)))
+            let directory = try openData(data)
+            let store = try #require(try directory.graph(named: "g"))
+            #expect(userIDs(store) == [0, 1, 2, 3])
+            store.read { g in
+                #expect(g.changeVersions.floor == 4)
+                #expect(g.changeVersions.changed(NodeID(rawValue: 0), after: .sequence(3)))
+                #expect(!g.changeVersions.changed(NodeID(rawValue: 0), after: .sequence(4)))
+            }
         }
     }
 }

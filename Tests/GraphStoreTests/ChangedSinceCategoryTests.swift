@@ -5,22 +5,10 @@
 
 import Foundation
 import Testing
+import GraphTestSupport
 @testable import GraphStore
 
 @Suite struct ChangedSinceCategoryTests {
-    /// A small deterministic generator (SplitMix64), so a failure can be replayed.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// What an app caches for `category`, read straight from the graph.
     static func answer(_ category: ChangeCategory, of u: NodeID, in g: Graph, _ s: SocialSchema) -> String {
         func node(_ n: NodeID) -> String { "\(n.rawValue)\(g.labels(of: n).map(\.rawValue))\(g.properties(of: n).map { "\($0.key.rawValue)=\($0.value)" }.sorted())" }
@@ -59,7 +47,7 @@ import Testing
     @Test(arguments: [1 as UInt64, 2, 3])
     func unchangedMeansTheCategoryIsAsItWas(seed: UInt64) throws {
         let store = GraphStore.inMemory()
-        var random = Random(state: seed)
+        var random = SeededGenerator(seed: seed)
         let userCount = 16, eventCount = 5
         let (users, events) = try store.write { g -> ([NodeID], [NodeID]) in
             let user = g.internLabel("User"), event = g.internLabel("Event"), id = g.internPropertyKey("id")
@@ -81,29 +69,29 @@ import Testing
         /// One random social operation, as one commit (or none when it changes nothing).
         func operate() throws {
             try store.write { g in
-                let a = people[random.below(people.count)], b = people[random.below(people.count)]
-                let e = events[random.below(events.count)]
-                switch random.below(12) {
+                let a = people[random.next(people.count)], b = people[random.next(people.count)]
+                let e = events[random.next(events.count)]
+                switch random.next(12) {
                 case 0, 1, 2:  // a relationship between users, made or removed
-                    let type = types[random.below(types.count)]
+                    let type = types[random.next(types.count)]
                     if let r = g.relationships(of: type, from: a, to: b).first { try g.deleteRelationship(r) }
                     else if a != b { _ = try g.createRelationship(type: type, from: a, to: b, properties: []) }
                 case 3, 4:  // a user's tie to an event, made or removed
-                    let type = eventTypes[random.below(eventTypes.count)]
+                    let type = eventTypes[random.next(eventTypes.count)]
                     if let r = g.relationships(of: type, from: a, to: e).first { try g.deleteRelationship(r) }
                     else { _ = try g.createRelationship(type: type, from: a, to: e, properties: []) }
-                case 5: try g.setProperty(name, to: .string("n\(random.below(4))"), of: a)
-                case 6: try g.setProperty(name, to: .string("e\(random.below(4))"), of: e)
+                case 5: try g.setProperty(name, to: .string("n\(random.next(4))"), of: a)
+                case 6: try g.setProperty(name, to: .string("e\(random.next(4))"), of: e)
                 case 7:
                     if g.labels(of: a).contains(vip) { try g.removeLabel(vip, from: a) } else { try g.addLabel(vip, to: a) }
                 case 8, 9:  // a property on some relationship of a
-                    let type = (types + eventTypes)[random.below(types.count + eventTypes.count)]
+                    let type = (types + eventTypes)[random.next(types.count + eventTypes.count)]
                     if let step = g.steps(of: a, type: type, direction: .outgoing).first {
                         let r = Relationship(id: step.relationship, type: type, start: a, end: step.neighbor)
-                        try g.setProperty(since, to: .integer(Int64(random.below(3))), of: r)
+                        try g.setProperty(since, to: .integer(Int64(random.next(3))), of: r)
                     }
                 case 10:  // a user leaves and another joins (ids are reused)
-                    guard random.below(4) == 0, people.count > 4 else { return }
+                    guard random.next(4) == 0, people.count > 4 else { return }
                     try g.deleteNode(a, detach: true)
                     people.removeAll { $0 == a }
                     people.append(try g.createNode(labels: [userLabel], properties: []))
@@ -129,7 +117,7 @@ import Testing
             guard step % 40 == 39 else { continue }
             store.read { g in
                 for _ in 0..<12 {
-                    let checkpoint = checkpoints[random.below(checkpoints.count)]
+                    let checkpoint = checkpoints[random.next(checkpoints.count)]
                     let baseline = store.baselineHoldingLock(checkpoint.token)
                     for (u, saved) in checkpoint.answers where g.contains(u) {
                         for category in ChangeCategory.allCases {

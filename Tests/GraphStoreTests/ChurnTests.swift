@@ -2,6 +2,7 @@
 // ids are reused, and adjacency memory of deleted relationships is given back. Measured on the
 // graph's own structures (slot counts, list capacities), not on process memory.
 
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

@@ -1,5 +1,6 @@
 // ConcurrencyTests.swift — readers never see half a transaction while a writer churns.
 
+import GraphTestSupport
 import Testing
 import Dispatch
 @testable import GraphStore

@@ -5,6 +5,7 @@
 
 import Dispatch
 import Synchronization
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

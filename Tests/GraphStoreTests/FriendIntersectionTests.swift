@@ -1,6 +1,7 @@
 // FriendIntersectionTests.swift — the search of a sorted run begun at a guess from its ids'
 // spread (InterpolatedRun), against a set, on runs spread evenly and crowded.
 
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

@@ -2,6 +2,7 @@
 // bulk must read exactly like the same graph built by transactions (every public read, the id
 // allocators included, via `dump()`), and the builder's error cases must name what is wrong.
 
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

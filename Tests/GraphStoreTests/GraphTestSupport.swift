@@ -46,21 +46,6 @@ extension Graph {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so a failing random test replays exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 /// Runs `body` in a transaction and commits it; for tests that build fixtures.
 func committed<R>(_ graph: inout Graph, _ body: (inout Graph) throws -> R) rethrows -> R {

@@ -2,6 +2,7 @@
 // random inserts, moves and removals (with duplicate keys, which the column must tolerate),
 // a churn that must not grow the table, and the graph reading app ids through the column.
 
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

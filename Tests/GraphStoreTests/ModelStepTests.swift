@@ -3,6 +3,7 @@
 // EVERY step (not only at commit). Refused writes must leave the graph exactly as it was, and the
 // final graph, rebuilt by GraphBuilder from the model, must read the same.
 
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

@@ -1,6 +1,7 @@
 // ModelTests.swift — random sequences of writes and rollbacks, checked against a plain model.
 // The model is dictionaries keyed by id; after every transaction the graph must agree with it.
 
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

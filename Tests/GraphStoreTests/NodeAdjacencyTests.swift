@@ -2,6 +2,7 @@
 // inserts and removals over several types and both directions (parallel entries included),
 // checking every list and the layout.
 
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

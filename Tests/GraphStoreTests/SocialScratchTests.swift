@@ -4,6 +4,7 @@
 
 import Dispatch
 import Synchronization
+import GraphTestSupport
 import Testing
 @testable import GraphStore
 

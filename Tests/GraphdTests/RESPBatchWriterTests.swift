@@ -3,6 +3,7 @@
 // with other rows, more rows than one batch holds) are byte for byte the value-by-value replies.
 
 import GraphQuery
+import GraphTestSupport
 import Testing
 @testable import graphd
 
@@ -82,7 +83,7 @@ struct RESPBatchWriterTests {
 
     @Test("Every integer of a seeded sample is RESPEncoder's bytes")
     func sampledIntegers() {
-        var random = SeededGenerator(state: 6)
+        var random = SeededGenerator(seed: 6)
         let values = (0..<2000).map { i -> Int64 in
             let digits = Int64.random(in: 0...18, using: &random)
             var bound: Int64 = 1

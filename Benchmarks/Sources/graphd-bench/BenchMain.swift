@@ -16,6 +16,7 @@ enum BenchMain {
       executor   expand + count grouped by node without the rules: the batched and the row executor beside the kernel
       hostile    a victim's reads timed against a running graphd while attackers try to hurt it, one kind a phase
       search     people search: index build, memory, global and social typeahead, checked against a brute force
+      changes    cache validation: changedSince checked over random social operations, and its time
     `graphd-bench <command> --help` lists the command's flags.
     """
 
@@ -27,7 +28,7 @@ enum BenchMain {
                                                  "server": ServerCommand.flags, "recovery": RecoveryCommand.flags,
                                                  "build": BuildCommand.flags, "phrasings": PhrasingsCommand.flags,
                                                  "executor": ExecutorCommand.flags, "hostile": HostileCommand.flags,
-                                                 "search": SearchCommand.flags]
+                                                 "search": SearchCommand.flags, "changes": ChangesCommand.flags]
         guard let flags = table[command] else {
             FileHandle.standardError.write(Data("graphd-bench: unknown command '\(command)'\n\(usage)\n".utf8))
             exit(2)
@@ -48,6 +49,7 @@ enum BenchMain {
             case "executor": passed = try ExecutorCommand.run(options, arguments: args)
             case "hostile": passed = try HostileCommand.run(options, arguments: args)
             case "search": passed = try SearchCommand.run(options)
+            case "changes": passed = try ChangesCommand.run(options)
             default: passed = try RecoveryCommand.run(options, arguments: args)
             }
             exit(passed ? 0 : 1)

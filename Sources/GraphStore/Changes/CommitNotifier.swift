@@ -5,9 +5,6 @@
 // keeps the most recent records in a ring, which serves readers a little behind without a read
 // of the log. It runs only while someone observes: with no observer, a commit costs nothing.
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
 
@@ -26,8 +23,8 @@ final class CommitNotifier: @unchecked Sendable {
 
     typealias Observer = @Sendable ([LogRecord]) -> Void
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let wake: UnsafeMutablePointer<pthread_cond_t>
+    private let mutex = PosixMutex()
+    private let wake = PosixCondition()
     /// Records appended, not yet published.
     private var pending: [LogRecord] = []
     private var observers: [(id: Int, body: Observer)] = []
@@ -47,34 +44,15 @@ final class CommitNotifier: @unchecked Sendable {
 
     init(waitUntilPublished: @escaping @Sendable (UInt64) -> UInt64) {
         self.waitUntilPublished = waitUntilPublished
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        wake = .allocate(capacity: 1)
-        wake.initialize(to: pthread_cond_t())
-        pthread_cond_init(wake, nil)
     }
 
-    deinit {
-        pthread_cond_destroy(wake)
-        wake.deinitialize(count: 1)
-        wake.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
-    private func locked<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private func locked<R>(_ body: () -> R) -> R { mutex.withLock(body) }
 
     /// A writer's committed record (under the store's write lock, while `isActive`).
     func append(_ record: LogRecord) {
         locked {
             pending.append(record)
-            if pending.count == 1 { pthread_cond_signal(wake) }
+            if pending.count == 1 { wake.signal() }
         }
     }
 
@@ -82,8 +60,8 @@ final class CommitNotifier: @unchecked Sendable {
     /// mutex too, so the order is the same). `activate` runs when this is the first observer:
     /// it returns the last published sequence and the records written after it.
     func add(_ body: @escaping Observer, activate: () -> (published: UInt64, unpublished: [LogRecord])) -> CommitObservation {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         if !isActive.load(ordering: .acquiring) {
             let (frontier, unpublished) = activate()
             published = frontier
@@ -94,7 +72,7 @@ final class CommitNotifier: @unchecked Sendable {
                 let thread = Thread { [self] in run() }
                 thread.start()
             }
-            pthread_cond_signal(wake)
+            wake.signal()
         }
         let id = nextID
         nextID += 1
@@ -120,7 +98,7 @@ final class CommitNotifier: @unchecked Sendable {
         locked {
             stopped = true
             isActive.store(false, ordering: .releasing)
-            pthread_cond_signal(wake)
+            wake.signal()
         }
     }
 
@@ -143,12 +121,12 @@ final class CommitNotifier: @unchecked Sendable {
         // Bursts are handed out as one batch: observers (the feed) then cost one wake-up per
         // burst, as group commit costs one fsync.
         while true {
-            pthread_mutex_lock(mutex)
-            while pending.isEmpty && !stopped { pthread_cond_wait(wake, mutex) }
-            if stopped { running = false; pthread_mutex_unlock(mutex); return }
+            mutex.lock()
+            while pending.isEmpty && !stopped { wake.wait(mutex) }
+            if stopped { running = false; mutex.unlock(); return }
             var batch = pending
             pending.removeAll(keepingCapacity: true)
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
 
             let reached = waitUntilPublished(batch[batch.count - 1].sequence)
             // A failed fsync cut the records after `reached`: they never happened.
@@ -158,10 +136,10 @@ final class CommitNotifier: @unchecked Sendable {
                 batch.removeAll()
             }
 
-            pthread_mutex_lock(mutex)
+            mutex.lock()
             guard isActive.load(ordering: .relaxed), !batch.isEmpty else {
                 if reached < published { published = reached }
-                pthread_mutex_unlock(mutex)
+                mutex.unlock()
                 continue
             }
             batch = batch.filter { $0.sequence > published }
@@ -173,7 +151,7 @@ final class CommitNotifier: @unchecked Sendable {
                 ringStart = 0
             }
             let current = observers
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
             if !batch.isEmpty { for observer in current { observer.body(batch) } }
         }
     }
