@@ -113,8 +113,10 @@ struct SentinelFailoverTests {
         let other = try #require(replicas.first { $0.port != newPort })
         #expect(info(promoted, "role") == "master")
         #expect(eventually { info(other, "master_port") == String(newPort) && info(other, "master_link_status") == "up" })
-        _ = try promoted.client().command("GRAPH.QUERY", "g", "CREATE (:User {id: 11})")
-        #expect(try promoted.client().command("WAIT", "1", "5000") == .integer(1))
+        // WAIT waits for this connection's last write: the same connection.
+        let newWriter = try promoted.client()
+        _ = try newWriter.command("GRAPH.QUERY", "g", "CREATE (:User {id: 11})")
+        #expect(try newWriter.command("WAIT", "1", "5000") == .integer(1))
         #expect(try other.client().command("GRAPH.RO_QUERY", "g", "MATCH (u:User) RETURN count(u)").rows == [[.integer(11)]])
         #expect(eventually { sentinels[0].log.contains("+switch-master") })
 
