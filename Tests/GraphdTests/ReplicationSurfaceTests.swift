@@ -184,4 +184,35 @@ struct ReplicationSurfaceTests {
             #expect(stillRunning || answered * 4 < total, "PING took \(answered) of the query's \(total)")
         }
     }
+
+    @Test("Bad arguments to the replication commands get errors, never a crash; a pull naming this server is refused")
+    func badArguments() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let client = try server.client()
+        #expect(try client.command("REPLICAOF", "127.0.0.1", "0") == .error("ERR Invalid master port"))
+        #expect(try client.command("REPLICAOF", "127.0.0.1", "x") == .error("ERR Invalid master port"))
+        #expect(try client.command("REPLICAOF", "NO") == .error("ERR wrong number of arguments for 'replicaof' command"))
+        #expect(try client.command("REPLCONF", "listening-port", "99999") == .error("ERR value is not an integer or out of range"))
+        #expect(try client.command("REPLCONF", "capa", "graphd-log/1") == .simple("OK"))
+        #expect(try client.command("WAIT", "x", "1") == .error("ERR value is not an integer or out of range"))
+        #expect(try client.command("WAIT", "1", "-1") == .error("ERR timeout is negative"))
+        #expect(try client.command("GRAPHD.WAITSEQ", "g", "nope", "10").description.hasPrefix("-ERR GRAPHD.WAITSEQ takes"))
+        #expect(try client.command("GRAPHD.WAITSEQ", "g", "0", "10") == .integer(0))
+        #expect(try client.command("GRAPHD.PULL", "x", "1", "1").description.hasPrefix("-ERR syntax"))
+        #expect(try client.command("GRAPHD.PULL", "0", "100", "1", "someone", "g", "h").description.hasPrefix("-ERR syntax"))
+        let runID = try #require(field(try infoLines(client, "server"), "run_id"))
+        #expect(try client.command("GRAPHD.PULL", "0", "100", "1", runID)
+                == .error("ERR a server cannot replicate from itself (REPLICAOF names this server)"))
+        // A pull with a history that is not one is a stranger's graph: it gets a copy, never records.
+        _ = try client.command("GRAPH.QUERY", "g", "CREATE (:User)")
+        let pull = try client.command("GRAPHD.PULL", "0", "1000000", "1", "other", "g", "not-a-history", "5")
+        #expect(pull.items.first?.items.first == .bulk("snapshot"))
+        #expect(try client.command("CLIENT", "KILL") == .error("ERR syntax error"))
+        #expect(try client.command("CLIENT", "KILL", "ID", "0") == .error("ERR client-id should be greater than 0"))
+        #expect(try client.command("CLIENT", "KILL", "SKIPME", "maybe") == .error("ERR syntax error"))
+        #expect(try client.command("CONFIG", "SET", "replica-priority") == .error("ERR wrong number of arguments for 'config|set' command"))
+        #expect(try client.command("PING") == .simple("PONG"))
+    }
 }
+
