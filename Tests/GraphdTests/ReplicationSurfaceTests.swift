@@ -164,25 +164,37 @@ struct ReplicationSurfaceTests {
         #expect(try client.command("CLIENT", "KILL", "127.0.0.1:1") == .error("ERR No such client"))
     }
 
-    @Test("PING and INFO are answered while a long query runs")
+    @Test("PING and INFO are answered while a long query runs: a read, and a write that holds the graph's lock")
     func pingDuringLongQuery() throws {
         let server = try InProcessServer()
         defer { server.stop() }
         let busy = try server.client(), monitor = try server.client()
         _ = try busy.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
-        for query in ["UNWIND range(1, 1000000) AS x RETURN count(x)",
-                      "UNWIND range(1, 1000000) AS x WITH count(x) AS n CREATE (:Counted {n: n})"] {
-            try busy.send(RESPTestClient.encode(["GRAPH.QUERY", "g", query]))
-            let started = ContinuousClock.now
-            #expect(try monitor.command("PING") == .simple("PONG"))
-            #expect(try monitor.command("INFO", "replication").description.contains("role:master"))
-            let answered = ContinuousClock.now - started
-            // The query is still running (seconds in a debug build) when PING has its answer.
-            let stillRunning = !busy.hasPendingInput()
-            _ = try busy.readReply()
-            let total = ContinuousClock.now - started
-            #expect(stillRunning || answered * 4 < total, "PING took \(answered) of the query's \(total)")
+        // A long read: PING and INFO are answered while it runs.
+        try busy.send(RESPTestClient.encode(["GRAPH.QUERY", "g", "UNWIND range(1, 1000000) AS x RETURN count(x)"]))
+        let started = ContinuousClock.now
+        #expect(try monitor.command("PING") == .simple("PONG"))
+        #expect(try monitor.command("INFO", "replication").description.contains("role:master"))
+        let answered = ContinuousClock.now - started
+        let stillRunning = !busy.hasPendingInput()
+        _ = try busy.readReply()
+        let total = ContinuousClock.now - started
+        #expect(stillRunning || answered * 4 < total, "PING took \(answered) of the query's \(total)")
+
+        // A long write holds the graph's write lock throughout. Sentinel pipelines PING after
+        // INFO (every default section) on one connection: INFO must not wait for the write, or
+        // the PING behind it waits too. Once INFO reports the graph busy, the write holds its lock.
+        try busy.send(RESPTestClient.encode(["GRAPH.QUERY", "g", "UNWIND range(1, 200000) AS x CREATE (:Counted {n: x})"]))
+        var sawBusy = false
+        while !sawBusy && !busy.hasPendingInput() {
+            try monitor.send(RESPTestClient.encode(["INFO"]) + RESPTestClient.encode(["PING"]))
+            sawBusy = try monitor.readReply().description.contains("graph_g:busy=1")
+            #expect(try monitor.readReply() == .simple("PONG"))
         }
+        let writeStillRunning = !busy.hasPendingInput()
+        #expect(sawBusy && writeStillRunning, "INFO waited for the write instead of reporting the graph busy")
+        #expect(try busy.readReply().statistics.contains { $0.hasPrefix("Nodes created: 200000") })
+        #expect(!(try monitor.command("INFO", "graphs").description.contains("busy")), "the lock is free again")
     }
 
     @Test("Bad arguments to the replication commands get errors, never a crash; a pull naming this server is refused")

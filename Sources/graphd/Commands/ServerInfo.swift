@@ -101,14 +101,20 @@ enum ServerInfo {
             let names = context.dataDirectory.graphNames()
             var totalNodes = 0, totalRelationships = 0
             var perGraph: [String] = []
+            var busy = 0
             for name in names {
                 guard let store = try? context.dataDirectory.graph(named: name) else { continue }
-                let (nodes, relationships) = store.read { ($0.nodeCount, $0.relationshipCount) }
+                let logBytes = directoryBytes(context.dataDirectory.path + "/graphs/" + name)
+                guard let (nodes, relationships) = countsWithoutWaiting(store) else {
+                    busy += 1
+                    perGraph.append("graph_\(name):busy=1,log_bytes=\(logBytes)")
+                    continue
+                }
                 totalNodes += nodes
                 totalRelationships += relationships
-                let logBytes = directoryBytes(context.dataDirectory.path + "/graphs/" + name)
                 perGraph.append("graph_\(name):nodes=\(nodes),relationships=\(relationships),log_bytes=\(logBytes)")
             }
+            if busy > 0 { result.append("graphs_busy:\(busy)") }
             result += ["graphs:\(names.count)", "nodes:\(totalNodes)", "relationships:\(totalRelationships)"]
             return result + perGraph
         case "commandstats":
@@ -123,6 +129,22 @@ enum ServerInfo {
             return []
         }
     }
+
+    /// A graph's node and relationship counts, or nil when a write has held (or awaited) its
+    /// lock for longer than `busyWait`: INFO does not wait for a long write. Sentinel sends
+    /// PING and INFO on one connection, so an INFO stuck behind a write would hold up the PING
+    /// after it, and a healthy primary would be failed over.
+    static func countsWithoutWaiting(_ store: GraphStore) -> (Int, Int)? {
+        let deadline = ContinuousClock.now + busyWait
+        while true {
+            if let counts = store.readInPlaceIfFree({ ($0.pointee.nodeCount, $0.pointee.relationshipCount) }) { return counts }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(100)
+        }
+    }
+
+    /// How long INFO tries for a graph's lock before it reports the graph busy.
+    static let busyWait: Duration = .milliseconds(20)
 
     /// Resident set size from /proc/self/statm (pages × page size).
     static func residentBytes() -> Int {
