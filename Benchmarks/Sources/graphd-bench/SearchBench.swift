@@ -17,6 +17,8 @@ enum SearchCommand {
         "check": "queries of each mix checked against the brute-force reference (default 100)",
         "degree": "friends per user, about (default 20)",
         "seed": "random seed (default 7)",
+        "slowest": "slowest queries of each mix printed with a breakdown of their walks (default 8)",
+        "mixes": "which mixes to time: global, social or both (default global,social)",
     ]
 
     static func run(_ options: Options) throws -> Bool {
@@ -26,6 +28,8 @@ enum SearchCommand {
         let checkCount = try options.int("check", default: 100)
         let degree = try options.int("degree", default: 20)
         var rng = SearchRandom(seed: UInt64(try options.int("seed", default: 7)))
+        let slowestCount = try options.int("slowest", default: 8)
+        let mixes = options.string("mixes", default: "global,social").split(separator: ",").map(String.init)
 
         let base = try readNames(path)
         guard !base.isEmpty else { throw UsageError("no names in \(path)") }
@@ -68,7 +72,7 @@ enum SearchCommand {
         let queries = queryMix(names: base.count >= 1000 ? base : names, count: queryCount, rng: &rng)
         let schema = graph.socialSchema()
         var passed = true
-        for social in [false, true] {
+        for social in [false, true] where mixes.contains(social ? "social" : "global") {
             var samples: [UInt64] = []
             samples.reserveCapacity(queries.count)
             var viewers: [Int?] = []
@@ -84,8 +88,9 @@ enum SearchCommand {
             print("\(social ? "social" : "global") typeahead top 10, \(queries.count) queries (\(found) found someone): "
                   + "p50 \(formatMicroseconds(summary.p50)), p95 \(formatMicroseconds(summary.p95)), p99 \(formatMicroseconds(summary.p99)), "
                   + "max \(formatMicroseconds(summary.max))")
-            let slowest = samples.indices.sorted { samples[$0] > samples[$1] }.prefix(8)
-            print("  slowest: " + slowest.map { "'\(queries[$0])' \(formatMicroseconds(Double(samples[$0]) / 1000))" }.joined(separator: ", "))
+            for i in samples.indices.sorted(by: { samples[$0] > samples[$1] }).prefix(slowestCount) {
+                print("  slow: '\(queries[i])' \(formatMicroseconds(Double(samples[i]) / 1000)): \(SearchBreakdown.describe(queries[i], words: words))")
+            }
             if checkCount > 0 {
                 let reference = SearchReference(names: names, friends: friends)
                 var mismatches = 0
