@@ -18,6 +18,8 @@ enum SearchCommand {
         "degree": "friends per user, about (default 20)",
         "seed": "random seed (default 7)",
         "slowest": "slowest queries of each mix printed with a breakdown of their walks (default 8)",
+        "export": "directory to write users.csv, friendships.csv and queries.tsv to (Benchmarks/peers/search_peers.py reads them)",
+        "reference": "with --export, queries given the brute-force reference's top 10 (default 500)",
         "mixes": "which mixes to time: global, social or both (default global,social)",
     ]
 
@@ -71,6 +73,12 @@ enum SearchCommand {
 
         let queries = queryMix(names: base.count >= 1000 ? base : names, count: queryCount, rng: &rng)
         let schema = graph.socialSchema()
+        if let dir = options.string("export") {
+            let referenceCount = try options.int("reference", default: 500)
+            try SearchExport.write(to: dir, names: names, friends: friends, queries: queries, top10: { q in
+                ((try? graph.searchPeople(words, viewer: nil, query: q, limit: 10, schema: schema)) ?? []).map { Int($0.node.rawValue) }
+            }, reference: referenceCount > 0 ? SearchReference(names: names, friends: friends) : nil, referenceCount: referenceCount)
+        }
         var passed = true
         for social in [false, true] where mixes.contains(social ? "social" : "global") {
             var samples: [UInt64] = []

@@ -1,0 +1,70 @@
+// PeopleSearchByLevels.swift — a query of several words outside the viewer's circle, searched
+// class by class in the contract's order: level d (typos over all words) with the last word
+// matched whole, then as a prefix, each class's users in ascending id, until the page is full.
+// At level d every word is walked with min(d, its budget) typos, which finds every user with
+// d typos or fewer: the walks with more typos (the costly ones) are made only when the classes
+// before leave room. Within a class, the word held by the fewest users drives (for the whole
+// class, the last word's whole matches alone): its users come in ascending id from a merge of
+// its postings, each checked against every word with its own words (the trie keeps them)
+// looked up in each word's match table, so the class stops at its first few matches.
+
+extension PeopleWordChecker {
+    /// The best `need` users outside `circle` matching every query word (two or more), in the
+    /// contract's order.
+    func searchByLevels(need: Int, circle: PeopleCircle) -> [PersonMatch] {
+        let budgets = query.map { peopleSearchTypoBudget(length: $0.count, inCircle: false) }
+        let lastWord = query.count - 1
+        var tables: [WordMatchTable] = []
+        var results: [PersonMatch] = []
+        levels: for level in 0...budgets.reduce(0, +) {
+            // A word whose budget is below the level keeps its table (already at its budget).
+            for i in query.indices where level == 0 || level <= budgets[i] {
+                let table = WordMatchTable(words, word: query[i], budget: min(level, budgets[i]), prefix: i == lastWord)
+                if level == 0 { tables.append(table) } else { tables[i] = table }
+            }
+            for i in tables.indices where tables[i].isEmpty {
+                if level >= budgets[i] { return results }  // no match within its budget: nobody else matches
+                continue levels
+            }
+            for whole in [true, false] {
+                let room = need - results.count
+                if room <= 0 { return results }
+                var driver = tables.indices.min { tables[$0].userCount < tables[$1].userCount }!
+                var merge: PostingsMerge
+                if whole && tables[lastWord].wholeUserCount < tables[driver].userCount {
+                    driver = lastWord
+                    merge = PostingsMerge(words, slots: tables[lastWord].wholeSlots)
+                } else {
+                    merge = PostingsMerge(words, slots: tables[driver].slots)
+                }
+                var found = 0
+                while let id = merge.next(), found < room {
+                    if circle.contains(id) { continue }
+                    guard let (typos, isWhole) = typos(of: id, tables), typos == level, isWhole == whole else { continue }
+                    results.append(PersonMatch(node: NodeID(rawValue: id), relation: .other, mutual: 0, typos: typos, lastWordWhole: whole))
+                    found += 1
+                }
+            }
+        }
+        return results
+    }
+
+    /// `id`'s typos over every word (each the least over its own words) and whether the last
+    /// word matched one of them whole; nil when a word matches none of them.
+    @inline(__always) func typos(of id: UInt32, _ tables: [WordMatchTable]) -> (Int, Bool)? {
+        let own = words.forwardRange(id)
+        var total = 0, whole = false
+        for (i, table) in tables.enumerated() {
+            var best: UInt8 = 0xFF, bestWhole: UInt8 = 0xFF
+            for p in own {
+                guard let (prefix, w) = table.typos(of: words.forwardSlots[p]) else { continue }
+                best = min(best, prefix)
+                bestWhole = min(bestWhole, w)
+            }
+            if best == 0xFF { return nil }
+            total += Int(best)
+            if i == tables.count - 1 { whole = bestWhole == best }
+        }
+        return (total, whole)
+    }
+}
