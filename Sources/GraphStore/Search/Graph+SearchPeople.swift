@@ -205,6 +205,7 @@ struct PeopleWordChecker {
         let b = Int32(budget)
         let range = words.forwardRange(id)
         if range.isEmpty { return nil }
+        if budget == 0 { return exact(range, word, prefix: prefix) }
         words.forwardSlots.withUnsafeBufferPointer { slots in
         words.termLetters.withUnsafeBufferPointer { letters in
         word.withUnsafeBufferPointer { q in
@@ -247,6 +248,19 @@ struct PeopleWordChecker {
         let typos = prefix ? bestPrefix : bestWhole
         guard typos <= b else { return nil }
         return (Int(typos), bestWhole == typos)
+    }
+
+    /// `best` without typos (most words typed are short): a plain comparison of letters.
+    private func exact(_ range: Range<Int>, _ word: [UInt32], prefix: Bool) -> (Int, Bool)? {
+        var found = false
+        for p in range {
+            let t = words.termRange(Int(words.forwardSlots[p]))
+            if t.count < word.count || (!prefix && t.count != word.count) { continue }
+            if !word.indices.allSatisfy({ words.termLetters[t.lowerBound + $0] == word[$0] }) { continue }
+            if t.count == word.count { return (0, true) }
+            found = true
+        }
+        return found ? (0, false) : nil
     }
 
     /// A one-word query outside the circle: the (typos, whole/prefix) groups of dictionary
