@@ -270,6 +270,10 @@ public struct TermTrie: Sendable, Equatable {
             }
             return
         }
+        if m <= 60 && k <= 3 {
+            forEachMatchBitParallel(query, maxDistance: k, transpositions: transpositions, prefix: prefix, body)
+            return
+        }
         let width = m + 1
         let maxDepth = m + k
         var rows = [Int32](repeating: 0, count: width * (maxDepth + 2))
