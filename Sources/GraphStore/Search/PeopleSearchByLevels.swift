@@ -3,10 +3,11 @@
 // matched whole, then as a prefix, each class's users in ascending id, until the page is full.
 // At level d every word is walked with min(d, its budget) typos, which finds every user with
 // d typos or fewer: the walks with more typos (the costly ones) are made only when the classes
-// before leave room. Within a class, the word held by the fewest users drives (for the whole
-// class, the last word's whole matches alone): its users come in ascending id from a merge of
-// its postings, each checked against every word with its own words (the trie keeps them)
-// looked up in each word's match table, so the class stops at its first few matches.
+// before leave room. Within a level, the word held by the fewest users drives (for the whole
+// class, the last word's whole matches alone when they are few): its users come in ascending
+// id from a merge of its postings, each checked against every word with its own words (the
+// trie keeps them) looked up in each word's match table, so a level stops at its first few
+// matches once its whole class fills the page.
 
 extension PeopleWordChecker {
     /// The best `need` users outside `circle` matching every query word (two or more), in the
@@ -26,27 +27,46 @@ extension PeopleWordChecker {
                 if level >= budgets[i] { return results }  // no match within its budget: nobody else matches
                 continue levels
             }
-            for whole in [true, false] {
+            let driver = tables.indices.min { tables[$0].userCount < tables[$1].userCount }!
+            let byWhole = tables[lastWord].wholeUserCount * 4 < tables[driver].userCount
+            if byWhole {
+                // Few users hold the last word whole: its whole class is found from them alone.
                 let room = need - results.count
-                if room <= 0 { return results }
-                var driver = tables.indices.min { tables[$0].userCount < tables[$1].userCount }!
-                var merge: PostingsMerge
-                if whole && tables[lastWord].wholeUserCount < tables[driver].userCount {
-                    driver = lastWord
-                    merge = PostingsMerge(words, slots: tables[lastWord].wholeSlots)
-                } else {
-                    merge = PostingsMerge(words, slots: tables[driver].slots)
-                }
-                var found = 0
-                while let id = merge.next(), found < room {
-                    if circle.contains(id) { continue }
-                    guard let (typos, isWhole) = typos(of: id, tables), typos == level, isWhole == whole else { continue }
-                    results.append(PersonMatch(node: NodeID(rawValue: id), relation: .other, mutual: 0, typos: typos, lastWordWhole: whole))
-                    found += 1
-                }
+                var merge = PostingsMerge(words, slots: tables[lastWord].wholeSlots)
+                results += scan(&merge, tables, circle, level: level, room: room, wholeOnly: true).whole
+                if results.count >= need { return results }
             }
+            // One pass in ascending id for both classes of the level: it stops once the whole
+            // class fills the page, else the prefix class takes the room the whole one left.
+            let room = need - results.count
+            var merge = PostingsMerge(words, slots: tables[driver].slots)
+            let (whole, partial) = scan(&merge, tables, circle, level: level, room: room,
+                                        wholeOnly: false, skipWhole: byWhole)
+            results += whole.prefix(room)
+            results += partial.prefix(room - min(room, whole.count))
+            if results.count >= need { return results }
         }
         return results
+    }
+
+    /// The users from `merge` with `level` typos, split by whether the last word matched whole,
+    /// each list ascending and at most `room` long; it stops when the whole list is full
+    /// (`skipWhole`: the whole class was taken already, only the prefix class is kept).
+    private func scan(_ merge: inout PostingsMerge, _ tables: [WordMatchTable], _ circle: PeopleCircle, level: Int, room: Int,
+                      wholeOnly: Bool, skipWhole: Bool = false) -> (whole: [PersonMatch], partial: [PersonMatch]) {
+        var whole: [PersonMatch] = [], partial: [PersonMatch] = []
+        while whole.count < room, let id = merge.next() {
+            if circle.contains(id) { continue }
+            guard let (typos, isWhole) = typos(of: id, tables), typos == level else { continue }
+            let row = PersonMatch(node: NodeID(rawValue: id), relation: .other, mutual: 0, typos: typos, lastWordWhole: isWhole)
+            if isWhole {
+                if !skipWhole { whole.append(row) }
+            } else if !wholeOnly && partial.count < room {
+                partial.append(row)
+                if skipWhole && partial.count == room { break }
+            }
+        }
+        return (whole, partial)
     }
 
     /// `id`'s typos over every word (each the least over its own words) and whether the last

@@ -83,7 +83,22 @@ extension TermTrie {
                     }
                     continue
                 }
-                let needsScripts = prunesScripts && !(prefix && best <= budget) && !tailWithin
+                let everyChild = prefix && best <= budget
+                if !everyChild && s[row + k - 1] == 0 {
+                    // The row is at the budget: a child survives only by matching the next query
+                    // letter of a bit of row k, or by finishing a swap begun two rows up.
+                    let next = s[row + k] << 1
+                    let swapNext = transpositions ? (s[up + k - 1] << 2) & letterMask : 0
+                    var child = n.firstChild
+                    while child >= 0 {
+                        let ch = nodes[Int(child)]
+                        let childMask = mask(ch.letter)
+                        if next & childMask != 0 || swapNext & (childMask << 1) != 0 { stack.append((child, depth32 + 1, best)) }
+                        child = ch.nextSibling
+                    }
+                    continue
+                }
+                let needsScripts = prunesScripts && !everyChild && !tailWithin
                 var child = n.firstChild
                 while child >= 0 {
                     let ch = nodes[Int(child)]
