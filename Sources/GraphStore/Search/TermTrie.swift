@@ -1,9 +1,10 @@
 // TermTrie.swift — the word dictionary of a full-text index: a trie of terms (Unicode scalars)
 // in one contiguous node array, each term's postings a sorted array of entity ids. A prefix is
 // a subtree; a fuzzy match is a walk that carries one edit-distance row per depth and prunes a
-// branch as soon as the row's minimum exceeds the budget (the Typesense-style walk that
-// docs/cypher.md's "data structures" note compares with a Levenshtein automaton: exact, mutable
-// in place, and bounded by the query's neighbourhood in the dictionary rather than by its size).
+// branch as soon as the row's minimum exceeds the budget (a Levenshtein automaton run on the
+// trie: exact, mutable in place, and bounded by the query's neighbourhood in the dictionary
+// rather than by its size). The row is held as bits for queries of up to 60 letters
+// (TermTrie+BitParallelWalk.swift); this file's row of cells serves longer ones.
 
 /// A mutable trie of terms with sorted postings. Terms whose postings empty stay as nodes (a
 /// later insert reuses them; a restart rebuilds compactly).
@@ -258,7 +259,8 @@ public struct TermTrie: Sendable, Equatable {
     /// Every term within `maxDistance` edits of `query` (prefix mode: some prefix of the term is),
     /// `transpositions` making a swap of adjacent letters one edit (optimal string alignment)
     /// rather than two (Levenshtein, as RediSearch). The walk keeps one row a depth and prunes a
-    /// branch whose row minimum is over the budget (no later letter can bring it back).
+    /// branch whose row minimum is over the budget (no later letter can bring it back), and a
+    /// subtree sharing no script with the query (LetterScripts.swift).
     public func forEachMatch(_ query: [UInt32], maxDistance k: Int, transpositions: Bool, prefix: Bool,
                              _ body: (Match) -> Void) {
         let m = query.count
