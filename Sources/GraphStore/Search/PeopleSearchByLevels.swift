@@ -28,19 +28,27 @@ extension PeopleWordChecker {
                 continue levels
             }
             let driver = tables.indices.min { tables[$0].userCount < tables[$1].userCount }!
+            // With many users to drive from, the other words' holders are first marked as bits
+            // (HolderFilter.swift), when marking them costs less than the look-ups it saves.
+            var filters: [HolderFilter] = []
+            if tables[driver].userCount >= 256 {
+                for i in tables.indices where i != driver && tables[i].userCount <= 16 * tables[driver].userCount {
+                    filters.append(HolderFilter(words, tables[i], idLimit: words.forward.count))
+                }
+            }
             let byWhole = tables[lastWord].wholeUserCount * 4 < tables[driver].userCount
             if byWhole {
                 // Few users hold the last word whole: its whole class is found from them alone.
                 let room = need - results.count
                 var merge = PostingsMerge(words, slots: tables[lastWord].wholeSlots)
-                results += scan(&merge, tables, circle, level: level, room: room, wholeOnly: true).whole
+                results += scan(&merge, tables, filters, circle, level: level, room: room, wholeOnly: true).whole
                 if results.count >= need { return results }
             }
             // One pass in ascending id for both classes of the level: it stops once the whole
             // class fills the page, else the prefix class takes the room the whole one left.
             let room = need - results.count
             var merge = PostingsMerge(words, slots: tables[driver].slots)
-            let (whole, partial) = scan(&merge, tables, circle, level: level, room: room,
+            let (whole, partial) = scan(&merge, tables, filters, circle, level: level, room: room,
                                         wholeOnly: false, skipWhole: byWhole)
             results += whole.prefix(room)
             results += partial.prefix(room - min(room, whole.count))
@@ -52,10 +60,12 @@ extension PeopleWordChecker {
     /// The users from `merge` with `level` typos, split by whether the last word matched whole,
     /// each list ascending and at most `room` long; it stops when the whole list is full
     /// (`skipWhole`: the whole class was taken already, only the prefix class is kept).
-    private func scan(_ merge: inout PostingsMerge, _ tables: [WordMatchTable], _ circle: PeopleCircle, level: Int, room: Int,
+    private func scan(_ merge: inout PostingsMerge, _ tables: [WordMatchTable], _ filters: [HolderFilter],
+                      _ circle: PeopleCircle, level: Int, room: Int,
                       wholeOnly: Bool, skipWhole: Bool = false) -> (whole: [PersonMatch], partial: [PersonMatch]) {
         var whole: [PersonMatch] = [], partial: [PersonMatch] = []
-        while whole.count < room, let id = merge.next() {
+        candidates: while whole.count < room, let id = merge.next() {
+            for filter in filters where !filter.contains(id) { continue candidates }
             if circle.contains(id) { continue }
             guard let (typos, isWhole) = typos(of: id, tables), typos == level else { continue }
             let row = PersonMatch(node: NodeID(rawValue: id), relation: .other, mutual: 0, typos: typos, lastWordWhole: isWhole)
