@@ -134,18 +134,26 @@ final class AppendLog: @unchecked Sendable {
     /// number and commit time. On failure nothing of the record is left in the file, and
     /// nothing changed here.
     func append(_ mutations: [Mutation]) throws(StoreError) -> LogRecord {
-        if needsTruncation {
-            // The next record's fdatasync also makes this shorter size durable.
-            try file.truncate(to: end)
-            needsTruncation = false
-            allocated = end
-        }
         let logRecord = LogRecord(sequence: lastSequence + 1, commitTime: max(Self.wallClockMilliseconds(), lastCommitTime),
                                   mutations: mutations)
         let record = Self.frame(MutationCodec.encode(logRecord))
         guard record.count - Self.recordHeaderLength <= Self.maximumPayload else {
             throw StoreError(.io, "transaction too large for one log record (\(record.count) bytes, at most "
                              + "\(Self.maximumPayload)); split it into smaller ones", path: file.path)
+        }
+        try appendRecord(record, sequence: logRecord.sequence, commitTime: logRecord.commitTime)
+        return logRecord
+    }
+
+    /// Writes `record`, already framed, as record `sequence` committed at `commitTime`: a
+    /// write's own record, or one a replica received from its primary byte for byte. On failure
+    /// nothing of it is left in the file, and nothing changed here.
+    func appendRecord(_ record: [UInt8], sequence: UInt64, commitTime: UInt64) throws(StoreError) {
+        if needsTruncation {
+            // The next record's fdatasync also makes this shorter size durable.
+            try file.truncate(to: end)
+            needsTruncation = false
+            allocated = end
         }
         if end + record.count > allocated && record.count < Self.preallocationChunk { preallocate(through: end + record.count) }
         do {
@@ -158,9 +166,8 @@ final class AppendLog: @unchecked Sendable {
         }
         end += record.count
         allocated = max(allocated, end)
-        lastSequence = logRecord.sequence
-        lastCommitTime = logRecord.commitTime
-        return logRecord
+        lastSequence = sequence
+        lastCommitTime = max(lastCommitTime, commitTime)
     }
 
     /// Milliseconds since 1970-01-01 UTC by the wall clock.

@@ -181,7 +181,12 @@ public final class DataDirectory: @unchecked Sendable {
     /// atomically; a crash leaves the old graph or the new one, never a mix. replacing:false
     /// throws StoreError(.graphExists) if the graph exists. The old store, if open, is closed
     /// (its writers get StoreError(.closed)).
-    public func installGraph(named name: String, graph: Graph, replacing: Bool) throws(StoreError) -> GraphStore {
+    /// `lastSequence`: the log continues after it; `history`: the graph's; `snapshotBytes`:
+    /// snapshot 1's file as it is, `graph` loaded from it (all three: a replica's copy of its
+    /// primary's graph, installed without writing it out again).
+    public func installGraph(named name: String, graph: Graph, replacing: Bool,
+                             lastSequence: UInt64 = 0, history given: GraphHistory? = nil,
+                             snapshotBytes: [UInt8]? = nil) throws(StoreError) -> GraphStore {
         try Self.validate(name)
         var graph = graph
         if graph.isInTransaction { graph.rollbackTransaction() }
@@ -198,9 +203,16 @@ public final class DataDirectory: @unchecked Sendable {
             try fileSystem.createDirectory(staging)
             let snapshotLength: Int
             // Sequence numbers start again at 1: tokens of the graph it replaces mean nothing here.
-            let history = GraphHistory.fresh()
+            // (A replica's copy of its primary's graph keeps the primary's history instead.)
+            let history = given ?? GraphHistory.fresh()
             do throws(StoreError) {
-                snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: 0, directory: staging)
+                if let snapshotBytes {
+                    try fileSystem.createDurably(staging + "/" + SnapshotFormat.fileName(1), contents: snapshotBytes)
+                    snapshotLength = snapshotBytes.count
+                } else {
+                    snapshotLength = try SnapshotWriter(fileSystem: fileSystem).write(graph, number: 1, lastSequence: lastSequence,
+                                                                                       directory: staging)
+                }
                 try fileSystem.createDurably(staging + "/" + AppendLog.segmentFileName(1), contents: AppendLog.header(segment: 1))
                 try HistoryFile(directory: staging, fileSystem: fileSystem).write(history, openUnder: options.fsync)
                 try fileSystem.syncDirectory(graphsPath)
@@ -225,7 +237,7 @@ public final class DataDirectory: @unchecked Sendable {
             // The graph is in memory already: open only its (empty) log instead of reloading.
             let file = try fileSystem.open(target + "/" + AppendLog.segmentFileName(1))
             let log = AppendLog(directory: target, fileSystem: fileSystem, file: file, segment: 1,
-                                end: AppendLog.headerLength, lastSequence: 0, snapshotNumber: 1)
+                                end: AppendLog.headerLength, lastSequence: lastSequence, snapshotNumber: 1)
             let store = GraphStore.opened(name: name,
                                           recovered: RecoveredLog(graph: graph, log: log, messages: [], snapshotLength: snapshotLength,
                                                                   history: history),

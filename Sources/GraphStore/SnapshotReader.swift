@@ -25,7 +25,12 @@ struct SnapshotReader {
     func read(path: String, number: UInt64) throws(StoreError) -> LoadedSnapshot {
         let file = try fileSystem.open(path)
         defer { file.close() }
-        let bytes = try file.read(at: 0, count: try file.size())
+        return try read(bytes: try file.read(at: 0, count: try file.size()), path: path, number: number)
+    }
+
+    /// As `read(path:number:)`, for a snapshot's bytes already in memory (a replica's copy,
+    /// named `path` in messages).
+    func read(bytes: [UInt8], path: String, number: UInt64) throws(StoreError) -> LoadedSnapshot {
         let h = SnapshotFormat.headerLength
         func corrupt(_ offset: Int, _ what: String) -> StoreError {
             StoreError(.corruptSnapshot, "snapshot \(path) is damaged at offset \(offset): \(what)", path: path, offset: offset)

@@ -216,9 +216,9 @@ func fixtureNames(limit: Int = .max) throws -> [String] {
             #expect(actual == expected, "query '\(query)' viewer \(viewer.map(String.init) ?? "none")")
             let top = try g.searchPeople(words, viewer: viewer.map(NodeID.init), query: query, limit: 10, schema: schema)
             #expect(top.map(\.node.rawValue) == expected.prefix(10).map { UInt32($0.id) })
-            // The other way for multi-word queries (common earlier words drive from the last word).
-            let common = try g.searchPeople(words, viewer: viewer.map(NodeID.init), query: query, limit: 10, schema: schema, commonWord: 0)
-            #expect(common.map(\.node.rawValue) == expected.prefix(10).map { UInt32($0.id) }, "common-word way: '\(query)'")
+            // A shorter page stops at an earlier typo level (PeopleSearchByLevels.swift).
+            let three = try g.searchPeople(words, viewer: viewer.map(NodeID.init), query: query, limit: 3, schema: schema)
+            #expect(three.map(\.node.rawValue) == expected.prefix(3).map { UInt32($0.id) }, "top 3: '\(query)'")
             checked += 1
             if !expected.isEmpty { nonEmpty += 1 }
         }

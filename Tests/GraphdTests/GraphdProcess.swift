@@ -73,14 +73,15 @@ final class GraphdProcess {
     }
 
     /// Starts graphd serving `dataDirectory` and returns once it accepts connections.
-    init(dataDirectory: String, extraArguments: [String] = [], deadline: Duration = .seconds(30)) throws {
+    /// `port`: that port (a restart where the others expect it), else a free one.
+    init(dataDirectory: String, extraArguments: [String] = [], deadline: Duration = .seconds(30), port fixedPort: Int? = nil) throws {
         self.dataDirectory = dataDirectory
         let executable = try Self.executablePath()
         var lastError = "not started"
         var earlier = ""
         // A port picked free can be taken by someone else before graphd binds it: retry.
         for _ in 0..<5 {
-            let port = try Self.freePort()
+            let port = try fixedPort ?? Self.freePort()
             let outputPath = dataDirectory + ".graphd-\(port).out"
             let process = try ChildProcess(executable: executable,
                                            arguments: ["serve", "--port", String(port), "--data", dataDirectory] + extraArguments,

@@ -117,6 +117,13 @@ final class RESPTestClient {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    /// Whether reply bytes are waiting to be read right now (no waiting).
+    func hasPendingInput() -> Bool {
+        if !buffer.isEmpty { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
     /// Half-closes: the server sees end of input, the client can still read.
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 

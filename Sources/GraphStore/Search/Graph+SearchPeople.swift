@@ -48,18 +48,11 @@ extension Graph {
     /// each member's own words checked against the query (the trie keeps each user's words);
     /// the rest of the page comes from the text side: a one-word query takes the lowest ids of
     /// each (typos, whole/prefix) group of dictionary words in turn, stopping at `limit`; a
-    /// longer one intersects the whole-word matches of all but the last word and checks the
-    /// last word on each candidate. Asked for every match (or with a circle too large to walk),
+    /// longer one is searched by typo level (PeopleSearchByLevels.swift), stopping at the first
+    /// level that fills the page. Asked for every match (or with a circle too large to walk),
     /// the words' postings are merged and intersected whole.
     public func searchPeople(_ words: TermTrie, viewer: NodeID?, query: String, limit: Int,
                              schema: SocialSchema) throws(PeopleSearchError) -> [PersonMatch] {
-        try searchPeople(words, viewer: viewer, query: query, limit: limit, schema: schema, commonWord: 2_000)
-    }
-
-    /// `searchPeople`, with the holder count above which an exact earlier word stops driving
-    /// (tests set 0 to take the other way on small graphs).
-    func searchPeople(_ words: TermTrie, viewer: NodeID?, query: String, limit: Int,
-                      schema: SocialSchema, commonWord: Int) throws(PeopleSearchError) -> [PersonMatch] {
         let query = NameFolding.queryWords(query)
         guard !query.isEmpty else {
             throw PeopleSearchError(message: "the query is empty: type at least one letter of a name")
@@ -71,7 +64,7 @@ extension Graph {
         if limit == .max || !words.keepsForward || circle.mutualCounts.count > PeopleCircle.walkLimit {
             return searchPeopleExhaustively(words, query: query, circle: circle, limit: limit)
         }
-        var checker = PeopleWordChecker(words: words, query: query, commonWord: commonWord)
+        var checker = PeopleWordChecker(words: words, query: query)
         var results: [PersonMatch] = []
         if let viewer {
             func consider(_ id: UInt32, _ relation: PersonRelation, _ mutual: Int) {
@@ -91,7 +84,7 @@ extension Graph {
         if query.count == 1 {
             results += checker.lowestIDsByGroup(need: need, circle: circle)
         } else {
-            results += checker.intersectAndCheck(need: need, circle: circle)
+            results += checker.searchByLevels(need: need, circle: circle)
         }
         return results
     }
@@ -183,12 +176,7 @@ struct PeopleWordChecker {
     private var rows: [Int32]
     private let width: Int
 
-    /// Above this many holders an exact earlier word is checked per candidate of the last word
-    /// rather than driving the search.
-    let commonWord: Int
-
-    init(words: TermTrie, query: [[UInt32]], commonWord: Int) {
-        self.commonWord = commonWord
+    init(words: TermTrie, query: [[UInt32]]) {
         self.words = words
         self.query = query
         width = (query.map(\.count).max() ?? 0) + 1
@@ -217,6 +205,7 @@ struct PeopleWordChecker {
         let b = Int32(budget)
         let range = words.forwardRange(id)
         if range.isEmpty { return nil }
+        if budget == 0 { return exact(range, word, prefix: prefix) }
         words.forwardSlots.withUnsafeBufferPointer { slots in
         words.termLetters.withUnsafeBufferPointer { letters in
         word.withUnsafeBufferPointer { q in
@@ -261,6 +250,19 @@ struct PeopleWordChecker {
         return (Int(typos), bestWhole == typos)
     }
 
+    /// `best` without typos (most words typed are short): a plain comparison of letters.
+    private func exact(_ range: Range<Int>, _ word: [UInt32], prefix: Bool) -> (Int, Bool)? {
+        var found = false
+        for p in range {
+            let t = words.termRange(Int(words.forwardSlots[p]))
+            if t.count < word.count || (!prefix && t.count != word.count) { continue }
+            if !word.indices.allSatisfy({ words.termLetters[t.lowerBound + $0] == word[$0] }) { continue }
+            if t.count == word.count { return (0, true) }
+            found = true
+        }
+        return found ? (0, false) : nil
+    }
+
     /// A one-word query outside the circle: the (typos, whole/prefix) groups of dictionary
     /// words in order, each giving its lowest ids not yet taken (a user's best group is the
     /// first one holding them), until `need`.
@@ -288,7 +290,7 @@ struct PeopleWordChecker {
 
     /// For each group in order, its lowest ids not taken (nor in the circle), up to `need` in all.
     private func takeLowest(_ groups: [[Int]], typos: Int, need: Int, circle: PeopleCircle,
-                            results: inout [PersonMatch], taken: inout [UInt32], accept: (UInt32) -> Bool = { _ in true }) {
+                            results: inout [PersonMatch], taken: inout [UInt32]) {
         for (g, slots) in groups.enumerated() {
             let room = need - results.count
             if room <= 0 { break }
@@ -296,7 +298,7 @@ struct PeopleWordChecker {
             for slot in slots {
                 for id in words.postings(slot: slot) {
                     if top.count == room, id >= top[room - 1] { break }
-                    if taken.binarySearchContains(id) || circle.contains(id) || top.binarySearchContains(id) || !accept(id) { continue }
+                    if taken.binarySearchContains(id) || circle.contains(id) || top.binarySearchContains(id) { continue }
                     var at = top.count
                     while at > 0 && top[at - 1] > id { at -= 1 }
                     top.insert(id, at: at)
@@ -309,109 +311,6 @@ struct PeopleWordChecker {
             taken.append(contentsOf: top)
             taken.sort()
         }
-    }
-
-    /// A longer query outside the circle: the users matching every word but the last as a
-    /// whole word, each checked for the last word, best first, the first `need`.
-    ///
-    /// The earlier words are first matched exactly: when that alone fills the page with
-    /// typo-free rows, no row with a typo in them could rank above those.
-    /// When every earlier word is a common name (its exact word held by many), the typo-free
-    /// rows come instead from the last word's exact prefix groups, lowest ids first, each user
-    /// kept if their own words include every earlier word.
-    mutating func intersectAndCheck(need: Int, circle: PeopleCircle) -> [PersonMatch] {
-        var earlierSlots: [UInt32] = []
-        var fewest = Int.max
-        for word in query.dropLast() {
-            guard let slot = words.slot(of: word), !words.postings(slot: slot).isEmpty else { earlierSlots = []; break }
-            earlierSlots.append(UInt32(slot))
-            fewest = min(fewest, words.postings(slot: slot).count)
-        }
-        if !earlierSlots.isEmpty && fewest > commonWord {
-            var groups = [[Int]](repeating: [], count: 2)
-            words.forEachMatch(query[query.count - 1], maxDistance: 0, transpositions: true, prefix: true) { m in
-                groups[m.wholeDistance == 0 ? 0 : 1].append(m.slot)
-            }
-            var results: [PersonMatch] = []
-            var taken: [UInt32] = []
-            let words = self.words
-            takeLowest(groups, typos: 0, need: need, circle: circle, results: &results, taken: &taken) { id in
-                let own = words.forwardRange(id)
-                return earlierSlots.allSatisfy { slot in own.contains { words.forwardSlots[$0] == slot } }
-            }
-            if results.count >= need { return results }
-        } else {
-            let exact = intersectAndCheck(need: need, circle: circle, exactEarlierWords: true)
-            if exact.count >= need && exact[need - 1].typos == 0 { return exact }
-        }
-        return driveFromRarestWord(need: need, circle: circle)
-    }
-
-    /// With typos anywhere: the query word whose matches are held by the fewest users drives,
-    /// and each of its users is checked against the other words with their own words.
-    mutating func driveFromRarestWord(need: Int, circle: PeopleCircle) -> [PersonMatch] {
-        var driver = 0, fewest = Int.max
-        var driverMatches: [TermTrie.Match] = []
-        for (i, word) in query.enumerated() {
-            let budget = peopleSearchTypoBudget(length: word.count, inCircle: false)
-            var matches: [TermTrie.Match] = []
-            var total = 0
-            words.forEachMatch(word, maxDistance: budget, transpositions: true, prefix: i == query.count - 1) { m in
-                matches.append(m)
-                total += words.postings(slot: m.slot).count
-            }
-            if total == 0 { return [] }
-            if total < fewest { (driver, fewest, driverMatches) = (i, total, matches) }
-        }
-        let set = words.packedMatches(driverMatches, prefix: driver == query.count - 1)
-        var results: [PersonMatch] = []
-        candidates: for c in set where !circle.contains(c.id) {
-            var typos = Int(c.typos), whole = c.whole
-            for (i, word) in query.enumerated() where i != driver {
-                let last = i == query.count - 1
-                guard let (t, w) = best(c.id, word, budget: peopleSearchTypoBudget(length: word.count, inCircle: false), prefix: last) else {
-                    continue candidates
-                }
-                typos += t
-                if last { whole = w }
-            }
-            results.append(PersonMatch(node: NodeID(rawValue: c.id), relation: .other, mutual: 0, typos: typos, lastWordWhole: whole))
-        }
-        results.sort(by: PersonMatch.ranksBefore)
-        if results.count > need { results.removeLast(results.count - need) }
-        return results
-    }
-
-    private mutating func intersectAndCheck(need: Int, circle: PeopleCircle, exactEarlierWords: Bool) -> [PersonMatch] {
-        var candidates: [PackedWordMatch]? = nil
-        for word in query.dropLast() {
-            let budget = exactEarlierWords ? 0 : peopleSearchTypoBudget(length: word.count, inCircle: false)
-            let set = words.wordMatches(word, budget: budget, prefix: false)
-            if let c = candidates {
-                var merged: [PackedWordMatch] = []
-                var j = 0
-                for x in c {
-                    while j < set.count && set[j].id < x.id { j += 1 }
-                    if j < set.count && set[j].id == x.id {
-                        merged.append(PackedWordMatch(id: x.id, typos: x.typos &+ set[j].typos, whole: true))
-                    }
-                }
-                candidates = merged
-            } else {
-                candidates = set
-            }
-            if candidates!.isEmpty { return [] }
-        }
-        var results: [PersonMatch] = []
-        let last = query[query.count - 1]
-        let budget = peopleSearchTypoBudget(length: last.count, inCircle: false)
-        for c in candidates ?? [] where !circle.contains(c.id) {
-            guard let (t, whole) = best(c.id, last, budget: budget, prefix: true) else { continue }
-            results.append(PersonMatch(node: NodeID(rawValue: c.id), relation: .other, mutual: 0, typos: Int(c.typos) + t, lastWordWhole: whole))
-        }
-        results.sort(by: PersonMatch.ranksBefore)
-        if results.count > need { results.removeLast(results.count - need) }
-        return results
     }
 }
 

@@ -88,7 +88,8 @@ public enum NameFolding {
             || (0x20000...0x2FFFF).contains(v)
     }
 
-    static func string(_ scalars: [UInt32]) -> String {
+    /// The text of folded scalars (queries and words printed back).
+    public static func string(_ scalars: [UInt32]) -> String {
         var s = String.UnicodeScalarView()
         for v in scalars { if let u = Unicode.Scalar(v) { s.append(u) } }
         return String(s)

@@ -1,20 +1,28 @@
 // TermTrie.swift — the word dictionary of a full-text index: a trie of terms (Unicode scalars)
 // in one contiguous node array, each term's postings a sorted array of entity ids. A prefix is
 // a subtree; a fuzzy match is a walk that carries one edit-distance row per depth and prunes a
-// branch as soon as the row's minimum exceeds the budget (the Typesense-style walk that
-// docs/cypher.md's "data structures" note compares with a Levenshtein automaton: exact, mutable
-// in place, and bounded by the query's neighbourhood in the dictionary rather than by its size).
+// branch as soon as the row's minimum exceeds the budget (a Levenshtein automaton run on the
+// trie: exact, mutable in place, and bounded by the query's neighbourhood in the dictionary
+// rather than by its size). The row is held as bits for queries of up to 60 letters
+// (TermTrie+BitParallelWalk.swift); this file's row of cells serves longer ones.
 
 /// A mutable trie of terms with sorted postings. Terms whose postings empty stay as nodes (a
 /// later insert reuses them; a restart rebuilds compactly).
 public struct TermTrie: Sendable, Equatable {
-    /// 16 bytes a node: its letter, its first child and next sibling (-1: none), and the slot of
-    /// its postings when a term ends here (-1: none).
+    /// 16 bytes a node: its letter with the scripts below it (`LetterScripts`, in the bits above a
+    /// Unicode scalar), its first child and next sibling (-1: none), and the slot of its postings
+    /// when a term ends here (-1: none).
     struct Node: Sendable, Equatable {
         var scalar: UInt32
         var firstChild: Int32 = -1
         var nextSibling: Int32 = -1
         var slot: Int32 = -1
+
+        /// The node's letter.
+        @inline(__always) var letter: UInt32 { scalar & 0xFF_FFFF }
+        /// The scripts of the letters of this node and every node below it (never cleared by a
+        /// remove: a stale bit only costs a visit).
+        @inline(__always) var scripts: UInt32 { scalar >> 24 }
     }
 
     private(set) var nodes: [Node] = [Node(scalar: 0)]
@@ -67,8 +75,11 @@ public struct TermTrie: Sendable, Equatable {
     /// The slot of `term`, made (with its path) if new.
     mutating func slotCreating(_ term: [UInt32]) -> Int {
         var node: Int32 = 0
+        let scripts = LetterScripts.of(term) << 24
+        nodes[0].scalar |= scripts
         for (depth, letter) in term.enumerated() {
             node = child(of: node, letter, create: true, atRoot: depth == 0)
+            nodes[Int(node)].scalar |= scripts
         }
         if nodes[Int(node)].slot < 0 {
             nodes[Int(node)].slot = Int32(postings.count)
@@ -77,6 +88,14 @@ public struct TermTrie: Sendable, Equatable {
             termLetters.append(contentsOf: term.prefix(0xFFFF))
         }
         return Int(nodes[Int(node)].slot)
+    }
+
+    /// Puts a renumbering of the same nodes in place (a bulk build's layout), the root first.
+    mutating func replaceNodes(_ laidOut: [Node]) {
+        nodes = laidOut
+        rootChildren.removeAll(keepingCapacity: true)
+        var c = nodes[0].firstChild
+        while c >= 0 { rootChildren[nodes[Int(c)].letter] = c; c = nodes[Int(c)].nextSibling }
     }
 
     /// Adds a slot to an entity's words (bulk builds; `insert` does it itself).
@@ -154,7 +173,7 @@ public struct TermTrie: Sendable, Equatable {
             var previous: Int32 = -1
             var c = nodes[Int(node)].firstChild
             while c >= 0 {
-                if nodes[Int(c)].scalar == letter {
+                if nodes[Int(c)].letter == letter {
                     if previous >= 0 {
                         nodes[Int(previous)].nextSibling = nodes[Int(c)].nextSibling
                         nodes[Int(c)].nextSibling = nodes[Int(node)].firstChild
@@ -180,7 +199,7 @@ public struct TermTrie: Sendable, Equatable {
         guard let first = term.first, var node = rootChildren[first] else { return term.isEmpty ? 0 : nil }
         for letter in term.dropFirst() {
             var c = nodes[Int(node)].firstChild
-            while c >= 0 && nodes[Int(c)].scalar != letter { c = nodes[Int(c)].nextSibling }
+            while c >= 0 && nodes[Int(c)].letter != letter { c = nodes[Int(c)].nextSibling }
             if c < 0 { return nil }
             node = c
         }
@@ -240,7 +259,8 @@ public struct TermTrie: Sendable, Equatable {
     /// Every term within `maxDistance` edits of `query` (prefix mode: some prefix of the term is),
     /// `transpositions` making a swap of adjacent letters one edit (optimal string alignment)
     /// rather than two (Levenshtein, as RediSearch). The walk keeps one row a depth and prunes a
-    /// branch whose row minimum is over the budget (no later letter can bring it back).
+    /// branch whose row minimum is over the budget (no later letter can bring it back), and a
+    /// subtree sharing no script with the query (LetterScripts.swift).
     public func forEachMatch(_ query: [UInt32], maxDistance k: Int, transpositions: Bool, prefix: Bool,
                              _ body: (Match) -> Void) {
         let m = query.count
@@ -252,27 +272,42 @@ public struct TermTrie: Sendable, Equatable {
             }
             return
         }
+        if m <= 60 && k <= 3 {
+            forEachMatchBitParallel(query, maxDistance: k, transpositions: transpositions, prefix: prefix, body)
+            return
+        }
         let width = m + 1
         let maxDepth = m + k
         var rows = [Int32](repeating: 0, count: width * (maxDepth + 2))
         for j in 0...m { rows[j] = Int32(j) }
         var letters = [UInt32](repeating: 0, count: maxDepth + 2)
-        var allowedLetters = [UInt32](repeating: 0, count: 8)
+        // Letters a row at the budget lets through: q[j] per j within it, and per swap.
+        var allowedLetters = [UInt32](repeating: 0, count: 2 * m + 2)
+        // A term within k typos aligns at least m − k letters with equal query letters: while
+        // no prefix is within budget, a child whose subtree shares no script with the query is
+        // skipped when the row cannot reach the end of the query without them (LetterScripts).
+        let queryScripts = LetterScripts.of(query)
+        let prunesScripts = m > k
         // Explicit stack of (node, depth, best prefix distance so far).
         var stack: [(Int32, Int32, Int32)] = []
         var c = nodes[0].firstChild
-        while c >= 0 { stack.append((c, 1, Int32(m))); c = nodes[Int(c)].nextSibling }
+        while c >= 0 {
+            if !prunesScripts || nodes[Int(c)].scripts & queryScripts != 0 { stack.append((c, 1, Int32(m))) }
+            c = nodes[Int(c)].nextSibling
+        }
         let budget = Int32(k)
         query.withUnsafeBufferPointer { q in
             rows.withUnsafeMutableBufferPointer { r in
                 while let (node, depth32, parentBest) = stack.popLast() {
                     let depth = Int(depth32)
                     let n = nodes[Int(node)]
-                    let letter = n.scalar
+                    let letter = n.letter
                     letters[depth] = letter
                     let row = depth * width, up = row - width
                     r[row] = Int32(depth)
                     var rowMin = r[row]
+                    // The least cost of finishing the query with letters it does not hold.
+                    var tailBound = r[row] + Int32(m)
                     if m > 0 {
                         for j in 1...m {
                             let cost: Int32 = q[j - 1] == letter ? 0 : 1
@@ -282,6 +317,7 @@ public struct TermTrie: Sendable, Equatable {
                             }
                             r[row + j] = v
                             if v < rowMin { rowMin = v }
+                            if v + Int32(m - j) < tailBound { tailBound = v + Int32(m - j) }
                         }
                     }
                     let whole = r[row + m]
@@ -294,43 +330,47 @@ public struct TermTrie: Sendable, Equatable {
                         // No deeper term gets closer; in prefix mode a reached prefix admits the whole subtree.
                         if prefix && best <= budget {
                             forEachTermBelow(node) { slot in
-                                body(Match(slot: slot, wholeDistance: .max, prefixDistance: Int(best)))
+                                body(Match(slot: Int(slot), wholeDistance: .max, prefixDistance: Int(best)))
                             }
                         }
                         continue
                     }
+                    let everyChild = prefix && best <= budget
+                    let needsScripts = prunesScripts && !everyChild && tailBound > budget
                     // A row whose minimum is the whole budget admits only children that spend
                     // nothing more: a letter equal to q[j] where the row is at the budget, or the
                     // second letter of a swap (OSA reads two rows up). Other children cannot
                     // match, and need no row: the walk skips them (in prefix mode once a prefix
                     // is within budget every descendant matches, so then all are walked).
-                    if rowMin == budget && !(prefix && best <= budget) {
+                    if rowMin == budget && !everyChild {
                         var allowed = 0
                         for j in 0..<m where r[row + j] <= budget {
-                            if allowed < 8 { allowedLetters[allowed] = q[j] }
+                            allowedLetters[allowed] = q[j]
                             allowed += 1
                         }
                         if transpositions && depth >= 1 {
                             for j in 2...max(2, m) where j <= m && q[j - 1] == letter && r[up + j - 2] + 1 <= budget {
-                                if allowed < 8 { allowedLetters[allowed] = q[j - 2] }
+                                allowedLetters[allowed] = q[j - 2]
                                 allowed += 1
                             }
                         }
-                        if allowed <= 8 {
-                            var child = n.firstChild
-                            while child >= 0 {
-                                let s = nodes[Int(child)].scalar
-                                for a in 0..<allowed where allowedLetters[a] == s {
-                                    stack.append((child, depth32 + 1, best))
-                                    break
-                                }
-                                child = nodes[Int(child)].nextSibling
+                        var child = n.firstChild
+                        while child >= 0 {
+                            let s = nodes[Int(child)].letter
+                            for a in 0..<allowed where allowedLetters[a] == s {
+                                stack.append((child, depth32 + 1, best))
+                                break
                             }
-                            continue
+                            child = nodes[Int(child)].nextSibling
                         }
+                        continue
                     }
                     var child = n.firstChild
-                    while child >= 0 { stack.append((child, depth32 + 1, best)); child = nodes[Int(child)].nextSibling }
+                    while child >= 0 {
+                        let c = nodes[Int(child)]
+                        if !needsScripts || c.scripts & queryScripts != 0 { stack.append((child, depth32 + 1, best)) }
+                        child = c.nextSibling
+                    }
                 }
             }
         }
@@ -346,7 +386,7 @@ extension TermTrie {
             var c = nodes[Int(node)].firstChild
             while c >= 0 {
                 let n = nodes[Int(c)]
-                path.append(n.scalar)
+                path.append(n.letter)
                 if n.slot >= 0 && !postings[Int(n.slot)].isEmpty { result.append((path, postings[Int(n.slot)])) }
                 walk(c)
                 path.removeLast()

@@ -35,6 +35,8 @@ struct ServeOptions: Equatable, Sendable, DataDirectoryOption {
     var durability = DataDirectory.Options(changeRetention: ServeOptions.defaultChangeRetention)
     /// A subscriber or replica away for up to an hour resumes from the log, not from scratch.
     static let defaultChangeRetention = ChangeRetention.age(seconds: 3600)
+    /// --replica-of, --sentinel, …: the server's place in a replicated set.
+    var replication = ReplicationFlags()
 }
 
 /// Options structs that hold a data directory, so the shared `--data` flag can set it.
@@ -95,7 +97,7 @@ enum CommandLineOptions {
                        help: "open damaged graphs: cut a log at its last good record (keeping a copy of the cut bytes) or fall back from a damaged snapshot, instead of refusing to start") { o, _ throws(UsageError) in
                 o.durability.repair = true
             },
-        ] + ServerFlags.options,
+        ] + ServerFlags.options + ReplicationFlags.options,
         epilogue: "Connect with: redis-cli -p \(ServeOptions.defaultPort)   or   graphd repl --connect 127.0.0.1:\(ServeOptions.defaultPort)")
 
     /// `graphd --help`: the subcommands, then serve's flags (serve is the default).

@@ -88,13 +88,46 @@ struct CommandTable: Sendable {
             CommandSpec(name: "graph.CONFIG", arity: -3, flags: [.fast],
                         summary: "GRAPH.CONFIG GET name|* / SET name value: query limits at run time.",
                         handler: GraphConfigCommand.handler),
-        ]
+        ] + replicationSpecs
         let descriptions = (specs + [CommandSpec(name: "command", arity: -1, flags: [], handler: { _, _, _ in .keepOpen })])
             .map { ServerCommands.Description(name: $0.name, arity: $0.arity, flags: $0.flags, summary: $0.summary) }
         specs.append(CommandSpec(name: "command", arity: -1, flags: [],
                                  summary: "COMMAND [COUNT|LIST|INFO|DOCS]: describes these commands.",
                                  handler: ServerCommands.command(describing: descriptions)))
         return CommandTable(specs)
+    }
+
+    /// Replication, failover and transactions (Sentinel's surface: docs/replication.md).
+    static var replicationSpecs: [CommandSpec] {
+        [
+            CommandSpec(name: "replicaof", arity: 3, flags: [.fast],
+                        summary: "REPLICAOF host port | NO ONE: follow a primary, or become one.",
+                        handler: ReplicationCommands.replicaOf),
+            CommandSpec(name: "slaveof", arity: 3, flags: [.fast], summary: "SLAVEOF host port | NO ONE: REPLICAOF's old name (Sentinel's).",
+                        handler: ReplicationCommands.replicaOf),
+            CommandSpec(name: "role", arity: 1, flags: [],
+                        summary: "ROLE: master <offset> <replicas> | slave <host> <port> <state> <offset>.",
+                        handler: ReplicationCommands.role),
+            CommandSpec(name: "wait", arity: 3, flags: [],
+                        summary: "WAIT numreplicas timeout: waits for replicas to apply this connection's last write.",
+                        handler: ReplicationCommands.wait),
+            CommandSpec(name: "graphd.WAITSEQ", arity: 4, flags: [],
+                        summary: "GRAPHD.WAITSEQ graph sequence timeout: waits until this server has the graph up to sequence.",
+                        handler: ReplicationCommands.waitSequence),
+            CommandSpec(name: "graphd.PULL", arity: -4, flags: [],
+                        summary: "GRAPHD.PULL …: a replica's request for the log records after its positions (ReplicationStream).",
+                        handler: ReplicationStream.pull),
+            CommandSpec(name: "replconf", arity: -1, flags: [.fast],
+                        summary: "REPLCONF listening-port n | capa …: a replica's handshake.",
+                        handler: ReplicationStream.replconf),
+            // Transactions: listed here for COMMAND and the AUTH check; the loop runs them (Server.loopCommand).
+            CommandSpec(name: "multi", arity: 1, flags: [.fast], summary: "Starts queueing commands for EXEC.",
+                        handler: PubSubCommands.runByLoop),
+            CommandSpec(name: "exec", arity: 1, flags: [.fast], summary: "Runs the commands queued since MULTI.",
+                        handler: PubSubCommands.runByLoop),
+            CommandSpec(name: "discard", arity: 1, flags: [.fast], summary: "Drops the commands queued since MULTI.",
+                        handler: PubSubCommands.runByLoop),
+        ]
     }
 
     /// This table with `extra` added (replacing specs of the same name).
@@ -160,6 +193,10 @@ struct CommandTable: Sendable {
             reply.error(Self.noAuthMessage)
             return .keepOpen
         }
+        if spec.key == "exec" {
+            TransactionCommands.execute(session: &session, table: self, context: context, into: &reply)
+            return .keepOpen
+        }
         return Self.counted(spec, request, session: &session, context: context, into: &reply, spec.handler)!
     }
 
@@ -172,6 +209,11 @@ struct CommandTable: Sendable {
         let started = ContinuousClock.now
         let replyStart = reply.bytes.count
         var invocation = CommandInvocation(name: request[0], arguments: Array(request.dropFirst()), session: session)
+        if spec.flags.contains(.write), let refusal = ReplicationCommands.writeRefusal(spec, request, context: context) {
+            reply.error(refusal)
+            context.statistics.record(command: spec.key, duration: ContinuousClock.now - started, failed: true)
+            return .keepOpen
+        }
         guard let outcome = handler(&invocation, context, &reply) else { return nil }
         session = invocation.session
         let failed = reply.bytes.count > replyStart && reply.bytes[replyStart] == UInt8(ascii: "-")

@@ -134,21 +134,21 @@ enum ConnectionCommands {
         invocation.session.isAuthenticated = true
         invocation.session.protocolVersion = version
         reply.protocolVersion = version
-        writeHelloMap(session: invocation.session, into: &reply)
+        writeHelloMap(session: invocation.session, isReplica: context.replication.isReplica, into: &reply)
         return .keepOpen
     }
 
     /// HELLO's server description, with the pairs Redis sends (`server`, `version` and
     /// `proto` are the mandatory ones). `modules` lists `graph`, as FalkorDB's does, for
     /// clients that look for the module before sending GRAPH.* commands.
-    static func writeHelloMap(session: ClientSession, into reply: inout RESPEncoder) {
+    static func writeHelloMap(session: ClientSession, isReplica: Bool = false, into reply: inout RESPEncoder) {
         reply.mapHeader(7)
         reply.bulkString("server"); reply.bulkString("graphd")
         reply.bulkString("version"); reply.bulkString(ServerInfo.versionNumber)
         reply.bulkString("proto"); reply.integer(Int64(session.protocolVersion.rawValue))
         reply.bulkString("id"); reply.integer(session.id)
         reply.bulkString("mode"); reply.bulkString("standalone")
-        reply.bulkString("role"); reply.bulkString("master")
+        reply.bulkString("role"); reply.bulkString(isReplica ? "replica" : "master")
         reply.bulkString("modules")
         reply.arrayHeader(1)
         reply.mapHeader(4)

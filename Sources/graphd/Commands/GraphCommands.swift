@@ -17,7 +17,14 @@ enum GraphCommands {
     /// when the query writes: a read of a missing graph answers as an empty graph and
     /// leaves nothing behind (FalkorDB creates it; see docs/protocol.md).
     static let query: CommandHandler = { invocation, context, reply in
-        runQuery(invocation, context: context, readOnly: false, commandName: "graph.QUERY", reply: &reply)
+        // On a replica every query runs read-only: a text the write check let through (it
+        // only reads) cannot write after all. A write's sequence is kept for WAIT.
+        let replica = context.replication.isReplica
+        if let (graph, sequence) = runQuery(invocation, context: context, readOnly: replica, commandName: "graph.QUERY",
+                                            reply: &reply) {
+            invocation.session.lastWriteGraph = graph
+            invocation.session.lastWriteSequence = sequence
+        }
         return .keepOpen
     }
 
@@ -164,22 +171,25 @@ enum GraphCommands {
         return .success(PreparedQuery(graph: invocation.text(0), text: text, arguments: arguments, timeout: timeout))
     }
 
+    /// Runs the query and writes its reply; returns the graph and its log sequence after a
+    /// query that wrote (at least this write's sequence), nil otherwise.
+    @discardableResult
     private static func runQuery(_ invocation: CommandInvocation, context: ServerContext, readOnly: Bool,
-                                 commandName: String, reply: inout RESPEncoder) {
+                                 commandName: String, reply: inout RESPEncoder) -> (String, UInt64)? {
         let prepared: PreparedQuery
         switch prepare(invocation, context: context, commandName: commandName) {
         case .success(let value): prepared = value
         case .failure(let error):
             reply.error(error.message)
-            return
+            return nil
         }
         let store: GraphStore
         do throws(StoreError) {
             if let existing = try context.dataDirectory.graph(named: prepared.graph) {
                 store = existing
-            } else if readOnly {
+            } else if commandName == "graph.RO_QUERY" {
                 reply.error(emptyKeyMessage)
-                return
+                return nil
             } else {
                 // Run it as a read on an empty graph first: a read answers from there and
                 // creates nothing; only a write (refused by that read-only run) creates it.
@@ -187,26 +197,37 @@ enum GraphCommands {
                     let result = try execute(prepared, on: GraphStore.inMemory(name: prepared.graph),
                                              readOnly: true, engine: probeEngine(context), context: context)
                     try writeResult(result, prepared: prepared, context: context, reply: &reply)
-                    return
+                    return nil
                 } catch where error.message == readOnlyRefusal {
+                    if context.replication.isReplica && commandName != "graph.RO_QUERY" {
+                        reply.error(ReplicationCommands.readOnlyMessage)
+                        return nil
+                    }
                     store = try context.dataDirectory.createGraph(named: prepared.graph)
                 } catch {
                     QueryErrorReply.write(error, into: &reply)
-                    return
+                    return nil
                 }
             }
         } catch {
             reply.error(storeErrorMessage(error))
-            return
+            return nil
         }
+        let before = readOnly ? 0 : store.publishedSequence
         do throws(QueryError) {
             let result = try execute(prepared, on: store, readOnly: readOnly, context: context)
             context.slowLog.record(graph: prepared.graph, command: commandName, query: prepared.text,
                                    milliseconds: result.statistics.executionTimeMilliseconds)
             try writeResult(result, prepared: prepared, context: context, reply: &reply)
+        } catch where error.message == readOnlyRefusal && context.replication.isReplica && commandName != "graph.RO_QUERY" {
+            reply.error(ReplicationCommands.readOnlyMessage)
         } catch {
             QueryErrorReply.write(error, into: &reply)
         }
+        guard !readOnly else { return nil }
+        let after = store.publishedSequence
+        if after > before { context.replication.recordsWritten() }
+        return after > before ? (prepared.graph, after) : nil
     }
 
     /// Runs the query with the limits in force: its timeout here, the row and memory caps

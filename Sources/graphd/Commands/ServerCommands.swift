@@ -24,10 +24,12 @@ enum ServerCommands {
          ("databases", "1"),
          ("timeout", "0"),
          ("protected-mode", context.password == nil ? "yes" : "no")]
+            + ReplicationCommands.configuration(context)
     }
 
-    /// `CONFIG GET pattern …` (Redis glob patterns) and `CONFIG SET`, which graphd does
-    /// not support at run time: its settings are flags, its query limits GRAPH.CONFIG.
+    /// `CONFIG GET pattern …` (Redis glob patterns), `CONFIG SET` of the replication knobs
+    /// (other settings are flags, query limits GRAPH.CONFIG) and `CONFIG REWRITE`, which
+    /// persists the replication role and knobs (replication.conf).
     static let config: CommandHandler = { invocation, context, reply in
         switch invocation.keyword(0) {
         case "GET" where invocation.arguments.count >= 2:
@@ -42,9 +44,30 @@ enum ServerCommands {
             }
         case "GET":
             reply.error("ERR wrong number of arguments for 'config|get' command")
+        case "SET" where invocation.arguments.count >= 3 && invocation.arguments.count % 2 == 1:
+            // Only the replication knobs change at run time (Sentinel and operators set them).
+            var pairs: [(String, String)] = []
+            for i in stride(from: 1, to: invocation.arguments.count, by: 2) { pairs.append((invocation.text(i), invocation.text(i + 1))) }
+            guard pairs.allSatisfy({ ReplicationCommands.isSettable($0.0) }) else {
+                reply.error("ERR CONFIG SET is not supported by graphd for this parameter: server settings are command-line "
+                            + "flags; query limits are set with GRAPH.CONFIG SET; replica-priority, min-replicas-to-write "
+                            + "and min-replicas-max-lag can be set")
+                return .keepOpen
+            }
+            for (name, value) in pairs {
+                if case .failure(let error)? = ReplicationCommands.set(name, to: value, context: context) {
+                    reply.error(error.message)
+                    return .keepOpen
+                }
+            }
+            reply.simpleString("OK")
         case "SET":
-            reply.error("ERR CONFIG SET is not supported by graphd: server settings are command-line flags; "
-                        + "query limits are set with GRAPH.CONFIG SET")
+            reply.error("ERR wrong number of arguments for 'config|set' command")
+        case "REWRITE":
+            switch ReplicationCommands.rewrite(context) {
+            case .success: reply.simpleString("OK")
+            case .failure(let error): reply.error(error.message)
+            }
         case "RESETSTAT":
             reply.error("ERR CONFIG RESETSTAT is not supported by graphd")
         default:

@@ -20,15 +20,23 @@ struct ServerContext: Sendable {
     let slowLog: SlowLog
     /// The password clients must give (`--requirepass`); nil: none required.
     let password: String?
-    /// The TCP port served, for INFO.
+    /// The TCP port served, for INFO (and announced to a primary by a replica).
     let port: Int
+    /// This server's role in a replicated set, its followers and knobs.
+    let replication: ReplicationState
+    /// Where server events go (stderr in graphd).
+    let log: @Sendable (String) -> Void
+    /// Unsent reply bytes a client may accumulate (`--client-output-limit`): a reply larger
+    /// than this closes the connection, so replication sends no copy larger than it.
+    let clientOutputLimit: Int
     /// The change feed of every graph (Pub/Sub's `graphd:` channels, GRAPH.CHANGES).
     let changeFeed: ChangeFeed
 
     init(dataDirectory: DataDirectory, engine: QueryEngine,
          configuration: RuntimeConfiguration = RuntimeConfiguration(),
          statistics: ServerStatistics = ServerStatistics(), slowLog: SlowLog = SlowLog(),
-         password: String? = nil, port: Int = 0) {
+         password: String? = nil, port: Int = 0, replication: ReplicationState = ReplicationState(),
+         log: @escaping @Sendable (String) -> Void = { _ in }, clientOutputLimit: Int = Connection.defaultOutputLimit) {
         self.dataDirectory = dataDirectory
         self.engine = engine
         self.configuration = configuration
@@ -36,8 +44,17 @@ struct ServerContext: Sendable {
         self.slowLog = slowLog
         self.password = password
         self.port = port
+        self.replication = replication
+        self.log = log
+        self.clientOutputLimit = clientOutputLimit
         changeFeed = ChangeFeed(dataDirectory: dataDirectory)
         applyConfiguration()
+    }
+
+    /// Starts following the primary that `replication`'s role names, for the role change that
+    /// made `generation` (the link stops by itself once another change happens).
+    func startReplicaLink(_ generation: UInt64) {
+        ReplicaLink.start(context: self, generation: generation)
     }
 
     /// Hands the row and memory caps to the engine, which enforces them while the query

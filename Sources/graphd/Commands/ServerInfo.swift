@@ -18,9 +18,9 @@ enum ServerInfo {
     static let falkorDBModuleVersion: Int64 = 42201
 
     /// Every section, in the order `INFO all` prints them.
-    static let sections = ["server", "clients", "memory", "persistence", "stats", "graphs", "commandstats"]
+    static let sections = ["server", "clients", "memory", "persistence", "stats", "replication", "graphs", "commandstats"]
     /// What plain `INFO` prints (Redis leaves commandstats out of the default too).
-    static let defaultSections = ["server", "clients", "memory", "persistence", "stats", "graphs"]
+    static let defaultSections = ["server", "clients", "memory", "persistence", "stats", "replication", "graphs"]
 
     /// The INFO text for the requested section names (any case; `all`, `everything`,
     /// `default`). Unknown names contribute nothing, as in Redis.
@@ -60,6 +60,7 @@ enum ServerInfo {
                     "arch_bits:\(MemoryLayout<Int>.size * 8)",
                     "multiplexing_api:epoll",
                     "process_id:\(getpid())",
+                    "run_id:\(context.replication.runID)",
                     "tcp_port:\(context.port)",
                     "uptime_in_seconds:\(uptime)",
                     "uptime_in_days:\(uptime / 86400)"]
@@ -96,19 +97,27 @@ enum ServerInfo {
                     "client_output_limit_disconnections:\(statistics.outputLimitDisconnections.load(ordering: .relaxed))",
                     "memory_ceiling_disconnections:\(statistics.memoryCeilingDisconnections.load(ordering: .relaxed))",
                     "memory_ceiling_bytes_in_use:\(context.engine.configuration.memoryCeiling?.bytesInUse ?? 0)"]
+        case "replication":
+            return ReplicationInfo.lines(context)
         case "graphs":
             var result = ["# Graphs"]
             let names = context.dataDirectory.graphNames()
             var totalNodes = 0, totalRelationships = 0
             var perGraph: [String] = []
+            var busy = 0
             for name in names {
                 guard let store = try? context.dataDirectory.graph(named: name) else { continue }
-                let (nodes, relationships) = store.read { ($0.nodeCount, $0.relationshipCount) }
+                let logBytes = directoryBytes(context.dataDirectory.path + "/graphs/" + name)
+                guard let (nodes, relationships) = countsWithoutWaiting(store) else {
+                    busy += 1
+                    perGraph.append("graph_\(name):busy=1,log_bytes=\(logBytes)")
+                    continue
+                }
                 totalNodes += nodes
                 totalRelationships += relationships
-                let logBytes = directoryBytes(context.dataDirectory.path + "/graphs/" + name)
                 perGraph.append("graph_\(name):nodes=\(nodes),relationships=\(relationships),log_bytes=\(logBytes)")
             }
+            if busy > 0 { result.append("graphs_busy:\(busy)") }
             result += ["graphs:\(names.count)", "nodes:\(totalNodes)", "relationships:\(totalRelationships)"]
             return result + perGraph
         case "commandstats":
@@ -123,6 +132,22 @@ enum ServerInfo {
             return []
         }
     }
+
+    /// A graph's node and relationship counts, or nil when a write has held (or awaited) its
+    /// lock for longer than `busyWait`: INFO does not wait for a long write. Sentinel sends
+    /// PING and INFO on one connection, so an INFO stuck behind a write would hold up the PING
+    /// after it, and a healthy primary would be failed over.
+    static func countsWithoutWaiting(_ store: GraphStore) -> (Int, Int)? {
+        let deadline = ContinuousClock.now + busyWait
+        while true {
+            if let counts = store.readInPlaceIfFree({ ($0.pointee.nodeCount, $0.pointee.relationshipCount) }) { return counts }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(100)
+        }
+    }
+
+    /// How long INFO tries for a graph's lock before it reports the graph busy.
+    static let busyWait: Duration = .milliseconds(20)
 
     /// Resident set size from /proc/self/statm (pages × page size).
     static func residentBytes() -> Int {

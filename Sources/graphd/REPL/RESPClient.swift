@@ -11,6 +11,8 @@ indirect enum RESPClientReply: Equatable, Sendable {
     case error(String)
     case integer(Int64)
     case bulk(String)
+    /// A bulk string kept as bytes (`command(bytes:)`: binary payloads such as log records).
+    case data([UInt8])
     case null
     case array([RESPClientReply])
 }
@@ -67,12 +69,24 @@ final class RESPClient: @unchecked Sendable {
 
     var isClosed: Bool { closed.load(ordering: .acquiring) }
 
+    /// Makes a read that waits longer than `seconds` fail (a peer that stopped answering).
+    func setTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Sends one command and reads its reply.
     func command(_ arguments: [String]) throws(REPLError) -> RESPClientReply {
+        try command(bytes: arguments.map { Array($0.utf8) }, binary: false)
+    }
+
+    /// Sends one command of raw arguments and reads its reply; with `binary`, bulk strings come
+    /// back as `.data` bytes.
+    func command(bytes arguments: [[UInt8]], binary: Bool) throws(REPLError) -> RESPClientReply {
         var bytes = Array("*\(arguments.count)\r\n".utf8)
         for argument in arguments {
-            let utf8 = Array(argument.utf8)
-            bytes += Array("$\(utf8.count)\r\n".utf8) + utf8 + [13, 10]
+            bytes += Array("$\(argument.count)\r\n".utf8) + argument + [13, 10]
         }
         var offset = 0
         while offset < bytes.count {
@@ -81,10 +95,10 @@ final class RESPClient: @unchecked Sendable {
             if n <= 0 { throw .other("connection lost while sending") }
             offset += n
         }
-        return try readReply()
+        return try readReply(binary: binary)
     }
 
-    private func readReply() throws(REPLError) -> RESPClientReply {
+    private func readReply(binary: Bool) throws(REPLError) -> RESPClientReply {
         let line = try readLine()
         guard let kind = line.first else { throw .other("protocol error: empty reply line") }
         let rest = String(decoding: line.dropFirst(), as: UTF8.self)
@@ -98,13 +112,13 @@ final class RESPClient: @unchecked Sendable {
             guard let length = Int(rest) else { throw .other("protocol error: bad length '\(rest)'") }
             if length < 0 { return .null }
             let bytes = try readBytes(length + 2)
-            return .bulk(String(decoding: bytes.prefix(length), as: UTF8.self))
+            return binary ? .data(Array(bytes.prefix(length))) : .bulk(String(decoding: bytes.prefix(length), as: UTF8.self))
         case UInt8(ascii: "*"):
             guard let count = Int(rest) else { throw .other("protocol error: bad count '\(rest)'") }
             if count < 0 { return .null }
             var items: [RESPClientReply] = []
             items.reserveCapacity(count)
-            for _ in 0..<count { items.append(try readReply()) }
+            for _ in 0..<count { items.append(try readReply(binary: binary)) }
             return .array(items)
         default:
             throw .other("protocol error: unexpected reply type '\(Character(Unicode.Scalar(kind)))'")

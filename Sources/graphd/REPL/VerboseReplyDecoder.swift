@@ -35,6 +35,7 @@ enum VerboseReplyDecoder {
         case .null: return .null
         case .integer(let n): return .integer(n)
         case .simple(let s), .bulk(let s), .error(let s): return .string(s)
+        case .data(let bytes): return .string(String(decoding: bytes, as: UTF8.self))
         case .array(let items):
             let pairs = items.compactMap { item -> (String, RESPClientReply)? in
                 guard case .array(let pair) = item, pair.count == 2, case .bulk(let key) = pair[0] else { return nil }

@@ -61,20 +61,27 @@ enum ServeCommand {
         configuration.busyPollMicroseconds = options.server.busyPollMicroseconds
         configuration.limits.maxBulkLength = options.server.maxBulkBytes
 
+        guard let replication = initialReplication(options) else { return 1 }
         let server: Server
+        var built: ServerContext?
         do {
             // The context needs the real port (INFO), known once the socket is bound.
             server = try Server(configuration: configuration) { port in
-                ServerContext(dataDirectory: dataDirectory,
+                let context = ServerContext(dataDirectory: dataDirectory,
                               engine: QueryEngine(cacheCapacity: Int(limits.cacheSize),
                                                   configuration: QueryConfiguration(importDirectory: options.server.importFolder,
                                                                                      memoryCeiling: MemoryCeiling(limit: options.server.memoryCeilingBytes))),
-                              configuration: RuntimeConfiguration(limits), password: options.server.password, port: port)
+                              configuration: RuntimeConfiguration(limits), password: options.server.password, port: port,
+                              replication: replication, log: { ServerLog.write($0) },
+                              clientOutputLimit: options.server.clientOutputLimitBytes)
+                built = context
+                return context
             }
         } catch {
             ServerLog.write("cannot listen on \(options.bindAddress):\(options.port): \(error)")
             return 1
         }
+        if let context = built { startReplication(context, options: options, port: server.port) }
         let watcher = SignalWatcher(stop: server.stopSignal, queue: DispatchQueue(label: "graphd.signals"))
         let shownAddress = options.bindAddress.contains(":") ? "[\(options.bindAddress)]" : options.bindAddress
         print("graphd listening on \(shownAddress):\(server.port), data in \(options.dataDirectory)"
@@ -87,10 +94,59 @@ enum ServeCommand {
             return 1
         }
         _ = consume watcher
+        built?.replication.endLinks()
         closeGraphs(dataDirectory, within: .seconds(5))
         print("graphd stopped")
         fflush(nil)
         return 0
+    }
+
+    /// The replication state to start with: --replica-of, else what CONFIG REWRITE saved in
+    /// the data directory, else primary; --replica-priority over the saved priority. Nil (after
+    /// saying why) when the saved file cannot be read.
+    static func initialReplication(_ options: ServeOptions) -> ReplicationState? {
+        let saved: ReplicationConfigFile?
+        do throws(ReplicationConfigFile.ParseError) {
+            saved = try ReplicationConfigFile.load(dataDirectory: options.dataDirectory)
+        } catch {
+            ServerLog.write("cannot start: \(options.dataDirectory)/\(error)")
+            return nil
+        }
+        var settings = saved?.settings ?? ReplicationSettings()
+        if let priority = options.replication.replicaPriority { settings.replicaPriority = priority }
+        let role = options.replication.replicaOf.map { .replica(of: $0) } ?? saved?.role ?? .primary
+        return ReplicationState(role: role, settings: settings,
+                                primaryPassword: options.replication.primaryPassword ?? options.server.password)
+    }
+
+    /// Before the first write: asks the Sentinels (if any) who the primary is and follows it if
+    /// it is another server, so that a primary restarted after a failover does not take writes
+    /// its set has moved on from; then starts the link of a replica.
+    static func startReplication(_ context: ServerContext, options: ServeOptions, port: Int) {
+        if !options.replication.sentinels.isEmpty, let name = options.replication.sentinelName {
+            switch SentinelQuery.primary(named: name, sentinels: options.replication.sentinels, password: nil) {
+            case .success(let primary):
+                let isSelf = primary.port == port
+                    && (primary.host == options.bindAddress || isLoopback(primary.host) && isLoopback(options.bindAddress))
+                if isSelf {
+                    ServerLog.write("Sentinel names this server (\(primary.host):\(primary.port)) the primary of '\(name)'")
+                    context.replication.setRole(.primary, offset: 0)
+                } else {
+                    ServerLog.write("Sentinel names \(primary.host):\(primary.port) the primary of '\(name)': following it")
+                    context.replication.setRole(.replica(of: primary), offset: 0)
+                }
+            case .failure(let error):
+                ServerLog.write("no Sentinel answered who the primary of '\(name)' is (\(error)); starting as configured")
+            }
+        }
+        if context.replication.role == .primary && ReplicationConfigFile.wasFollowing(dataDirectory: context.dataDirectory.path) {
+            ServerLog.write("this server was a replica and starts as a primary: its graphs start new histories")
+            ReplicationCommands.promoteGraphs(context)
+        }
+        if case .replica(let address) = context.replication.role {
+            ServerLog.write("replica of \(address.host):\(address.port): read-only, following its log")
+            context.startReplicaLink(context.replication.generation)
+        }
     }
 
     /// Closes every graph (each close waits for a running write and closes its log), but

@@ -758,7 +758,7 @@ final class Server: @unchecked Sendable {
                                   + "\(bytes) bytes of unsent replies exceed the output limit of "
                                   + "\(configuration.clientOutputLimit) bytes")
             case .execute(let request):
-                if slot.connection.session.isAuthenticated, let reply = pubSub(request, token: token, slot: slot) {
+                if slot.connection.session.isAuthenticated, let reply = loopCommand(request, token: token, slot: slot) {
                     inlineRuns += 1
                     queue.append(contentsOf: reply)
                     continue
@@ -834,6 +834,119 @@ final class Server: @unchecked Sendable {
         }
     }
 
+    /// Runs a command only the loop can run for the connection at `token` — a transaction's
+    /// queueing and EXEC (TransactionCommands), CLIENT KILL, Pub/Sub — and returns its reply's
+    /// actions; nil for any other command (the table runs it). An EXEC that holds a query goes
+    /// to the connection's worker (no actions until it completes).
+    private func loopCommand(_ request: [[UInt8]], token: UInt64, slot: Slot) -> [Connection.Action]? {
+        var session = slot.connection.session
+        let name = TransactionCommands.name(of: request)
+        if session.transaction != nil && !TransactionCommands.immediate.contains(name) {
+            let reply = TransactionCommands.queue(request, table: table, session: &session)
+            return slot.connection.completed(reply, outcome: .keepOpen, session: session)
+        }
+        var encoder = RESPEncoder(protocolVersion: session.protocolVersion)
+        switch name {
+        case "MULTI":
+            guard request.count == 1 else { return nil }
+            if session.transaction != nil {
+                encoder.error(TransactionCommands.nestedMessage)
+            } else {
+                session.transaction = []
+                encoder.simpleString("OK")
+            }
+            return slot.connection.completed(encoder.bytes, outcome: .keepOpen, session: session)
+        case "DISCARD":
+            guard request.count == 1 else { return nil }
+            if session.transaction == nil {
+                encoder.error(TransactionCommands.discardWithoutMultiMessage)
+            } else {
+                session.transaction = nil
+                session.transactionFailed = false
+                encoder.simpleString("OK")
+            }
+            return slot.connection.completed(encoder.bytes, outcome: .keepOpen, session: session)
+        case "EXEC":
+            guard request.count == 1, let queued = session.transaction else { return nil }
+            guard !session.transactionFailed, queued.allSatisfy({ TransactionCommands.runsOnLoop($0, table: table) }) else {
+                if !session.transactionFailed {
+                    runningCommands += 1
+                    dispatch(CommandJob(connection: token, request: request, session: session, countedAsQuery: false),
+                             on: slot.commands)
+                    return []
+                }
+                session.transaction = nil
+                session.transactionFailed = false
+                encoder.error(TransactionCommands.abortMessage)
+                return slot.connection.completed(encoder.bytes, outcome: .keepOpen, session: session)
+            }
+            session.transaction = nil
+            var closes = false
+            let held = pubSubRegistry.subscriptions(of: token)
+            encoder.arrayHeader(queued.count)
+            for queuedRequest in queued {
+                switch TransactionCommands.name(of: queuedRequest) {
+                case "CLIENT KILL":
+                    let (reply, closesCaller) = clientKill(queuedRequest, token: token, session: session)
+                    encoder.appendRaw(reply)
+                    closes = closes || closesCaller
+                case let other where TransactionCommands.loopOnly.contains(other):
+                    if let (reply, resets) = pubSubReply(queuedRequest, token: token, session: session) {
+                        encoder.appendRaw(reply)
+                        if resets { session = resetSession(session) }
+                    }
+                default:
+                    _ = table.execute(queuedRequest, session: &session, context: context, into: &encoder)
+                }
+            }
+            let changed = feedChanges(held: held, token: token, slot: slot)
+            var actions = slot.connection.completed(encoder.bytes, outcome: closes ? .close : .keepOpen, session: session)
+            if let changed { actions += apply(changed, refilling: token) }
+            return actions
+        case "CLIENT KILL":
+            let (reply, closesCaller) = clientKill(request, token: token, session: session)
+            return slot.connection.completed(reply, outcome: closesCaller ? .close : .keepOpen)
+        default:
+            return pubSub(request, token: token, slot: slot)
+        }
+    }
+
+    /// CLIENT KILL (ClientKillFilter): closes the matching connections but the caller's, and
+    /// says whether the caller is to close after its reply. A follower's connection is of
+    /// TYPE replica, never normal: Sentinel's `CLIENT KILL TYPE normal` spares replication.
+    private func clientKill(_ request: [[UInt8]], token: UInt64, session: ClientSession) -> (reply: [UInt8], closesCaller: Bool) {
+        var encoder = RESPEncoder(protocolVersion: session.protocolVersion)
+        let filter: ClientKillFilter
+        switch ClientKillFilter.parse(Array(request.dropFirst(2))) {
+        case .success(let parsed): filter = parsed
+        case .failure(let error):
+            encoder.error(error.message)
+            return (encoder.bytes, false)
+        }
+        var killed = 0
+        var closesCaller = false
+        for (otherToken, other) in slots {
+            let otherSession = other.connection.session
+            let kind: ClientKind = context.replication.isFollower(otherSession.id)
+                ? .replica : (pubSubRegistry.count(of: otherToken) > 0 ? .pubsub : .normal)
+            guard filter.matches(id: otherSession.id, address: otherSession.peerAddress, kind: kind,
+                                 isCaller: otherToken == token) else { continue }
+            killed += 1
+            if otherToken == token {
+                closesCaller = true
+                continue
+            }
+            other.connection.peerClosed()
+            settle(token: otherToken, slot: other)
+        }
+        if filter.oldForm {
+            if killed == 0 { encoder.error("ERR No such client") } else { encoder.simpleString("OK") }
+        } else {
+            encoder.integer(Int64(killed))
+        }
+        return (encoder.bytes, closesCaller)
+    }
+
     /// Runs a Pub/Sub command (or refuses a command in RESP2's subscribed mode) for the
     /// connection at `token`: its reply's actions, after the frames it publishes are queued on
     /// their subscribers' connections. Nil for any other command.
@@ -844,6 +957,17 @@ final class Server: @unchecked Sendable {
             return slot.connection.completed(clientList(session), outcome: .keepOpen)
         }
         let held = pubSubRegistry.subscriptions(of: token)
+        guard let (reply, resets) = pubSubReply(request, token: token, session: session) else { return nil }
+        let changed = feedChanges(held: held, token: token, slot: slot)
+        var actions = slot.connection.completed(reply, outcome: .keepOpen, session: resets ? resetSession(session) : nil)
+        // The feed's first frames (a reset, a replay, a position) follow the acknowledgements.
+        if let changed { actions += apply(changed, refilling: token) }
+        return actions
+    }
+
+    /// `pubSub`'s work: the reply bytes and whether the session resets (RESET); the frames
+    /// it publishes are queued on their subscribers' connections.
+    private func pubSubReply(_ request: [[UInt8]], token: UInt64, session: ClientSession) -> (reply: [UInt8], resets: Bool)? {
         guard let outcome = PubSubCommands.run(request, connection: token, session: session, registry: &pubSubRegistry,
                                                protocolFor: { [slots] in slots[$0]?.connection.session.protocolVersion ?? .resp2 })
         else { return nil }
@@ -854,14 +978,12 @@ final class Server: @unchecked Sendable {
             if !actions.isEmpty { perform(actions, token: target, slot: other) }
             settle(token: target, slot: other)
         }
-        let newSession = outcome.resetsSession
-            ? ClientSession(id: session.id, peerAddress: session.peerAddress, isAuthenticated: context.password == nil)
-            : nil
-        let changed = feedChanges(held: held, token: token, slot: slot)
-        var actions = slot.connection.completed(outcome.reply, outcome: .keepOpen, session: newSession)
-        // The feed's first frames (a reset, a replay, a position) follow the acknowledgements.
-        if let changed { actions += apply(changed, refilling: token) }
-        return actions
+        return (outcome.reply, outcome.resetsSession)
+    }
+
+    /// A new connection's session with `session`'s identity (RESET).
+    private func resetSession(_ session: ClientSession) -> ClientSession {
+        ClientSession(id: session.id, peerAddress: session.peerAddress, isAuthenticated: context.password == nil)
     }
 
     // MARK: Change feed
@@ -1116,6 +1238,7 @@ final class Server: @unchecked Sendable {
     private func closeConnection(_ token: UInt64) {
         guard let slot = slots.removeValue(forKey: token) else { return }
         pubSubRegistry.removeAll(of: token)
+        context.replication.followerLeft(connection: slot.connection.session.id)
         for graph in feedSubscriptions.removeAll(of: token) {
             context.changeFeed.listen(graph, -1)
             context.statistics.feedSubscriptions.subtract(1, ordering: .relaxed)

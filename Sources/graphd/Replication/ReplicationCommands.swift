@@ -1,0 +1,206 @@
+// ReplicationCommands.swift — the commands that change or report a server's place in a
+// replicated set: REPLICAOF / SLAVEOF (Sentinel sends SLAVEOF), ROLE, WAIT, GRAPHD.WAITSEQ,
+// and the replication names of CONFIG GET/SET/REWRITE. Replies and errors use Redis's words,
+// which Sentinel and the client libraries match.
+
+import GraphStore
+
+/// Handlers for the replication commands.
+enum ReplicationCommands {
+    /// Redis's reply to a write on a replica (redis-py turns it into ReadOnlyError).
+    static let readOnlyMessage = "READONLY You can't write against a read only replica."
+
+    /// Why a write command may not run here now, or nil: on a replica anything that writes
+    /// (GRAPH.QUERY and GRAPH.PROFILE whose text only reads are answered), on a primary under
+    /// min-replicas-to-write while too few replicas follow. GRAPH.SAVE only compacts.
+    static func writeRefusal(_ spec: CommandSpec, _ request: [[UInt8]], context: ServerContext) -> String? {
+        let replication = context.replication
+        let isReplica = replication.isReplica
+        guard isReplica || replication.hasWriteQuorum, spec.key != "graph.save" else { return nil }
+        if spec.flags.contains(.query), request.count >= 3, let text = CommandInvocation.validText(request[2]),
+           !context.engine.writes(text) {
+            return nil
+        }
+        return isReplica ? readOnlyMessage : replication.minReplicasRefusal()
+    }
+
+    /// `REPLICAOF host port | NO ONE` (and `SLAVEOF`): replies at once; the link connects in
+    /// the background, and INFO reports how it goes.
+    static let replicaOf: CommandHandler = { invocation, context, reply in
+        guard invocation.arguments.count == 2 else {
+            reply.error(CommandTable.wrongArityMessage(String(decoding: invocation.name, as: UTF8.self).lowercased()))
+            return .keepOpen
+        }
+        if invocation.keyword(0) == "NO" && invocation.keyword(1) == "ONE" {
+            let offset = Int64(ReplicationOffsets.total(context.dataDirectory))
+            if context.replication.setRole(.primary, offset: offset).changed {
+                promoteGraphs(context)
+                context.log("MASTER MODE enabled (REPLICAOF NO ONE from client id=\(invocation.session.id)); "
+                            + "new history \(context.replication.snapshot.historyID)")
+            }
+            reply.simpleString("OK")
+            return .keepOpen
+        }
+        guard let port = Int(invocation.text(1)), (1...65535).contains(port) else {
+            reply.error("ERR Invalid master port")
+            return .keepOpen
+        }
+        let address = ReplicationAddress(host: invocation.text(0), port: port)
+        let (generation, changed) = context.replication.setRole(.replica(of: address), offset: 0)
+        if changed {
+            context.log("REPLICAOF \(address.host):\(address.port) enabled (client id=\(invocation.session.id)); "
+                        + "writes are refused from now on")
+            context.startReplicaLink(generation)
+            reply.simpleString("OK")
+        } else {
+            reply.simpleString("OK Already connected to specified master")
+        }
+        return .keepOpen
+    }
+
+    /// A former replica becomes a primary: every graph starts a new history sharing what it has
+    /// (so an old primary that held more under the old one is told where they part), and the
+    /// replica marker goes.
+    static func promoteGraphs(_ context: ServerContext) {
+        for name in context.dataDirectory.graphNames() {
+            guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
+            do throws(StoreError) {
+                try store.forkHistory()
+            } catch {
+                context.log("promotion: graph '\(name)': cannot start a new history: \(error)")
+            }
+        }
+        ReplicationConfigFile.clearFollowing(dataDirectory: context.dataDirectory.path)
+    }
+
+    /// `ROLE`: `master <offset> [[ip port offset] …]` or `slave <host> <port> <state> <offset>`.
+    static let role: CommandHandler = { _, context, reply in
+        let snapshot = context.replication.snapshot
+        let offset = Int64(ReplicationOffsets.total(context.dataDirectory))
+        switch snapshot.role {
+        case .primary:
+            reply.arrayHeader(3)
+            reply.bulkString("master")
+            reply.integer(offset)
+            reply.arrayHeader(snapshot.followers.count)
+            for follower in snapshot.followers {
+                reply.arrayHeader(3)
+                reply.bulkString(follower.address.host)
+                reply.bulkString(String(follower.address.port))
+                reply.bulkString(String(follower.offset))
+            }
+        case .replica(let address):
+            reply.arrayHeader(5)
+            reply.bulkString("slave")
+            reply.bulkString(address.host)
+            reply.integer(Int64(address.port))
+            reply.bulkString(snapshot.linkState.rawValue)
+            reply.integer(offset)
+        }
+        return .keepOpen
+    }
+
+    /// `WAIT numreplicas timeout`: blocks until that many replicas applied this connection's
+    /// last write (or the timeout in ms passes; 0 waits forever) and replies how many did.
+    static let wait: CommandHandler = { invocation, context, reply in
+        guard let wanted = Int(invocation.text(0)), let timeout = Int(invocation.text(1)), timeout >= 0 else {
+            reply.error(timeoutOrIntegerMessage(invocation))
+            return .keepOpen
+        }
+        guard !context.replication.isReplica else {
+            reply.error("ERR WAIT cannot be used with replica instances.")
+            return .keepOpen
+        }
+        let graph = invocation.session.lastWriteGraph, sequence = invocation.session.lastWriteSequence
+        let reached = { context.replication.followers(atLeast: sequence, of: graph) }
+        let deadline = timeout == 0 ? nil : ContinuousClock.now + .milliseconds(timeout)
+        _ = context.replication.wait(until: deadline) { reached() >= wanted }
+        reply.integer(Int64(reached()))
+        return .keepOpen
+    }
+
+    /// `GRAPHD.WAITSEQ graph sequence|token timeout`: blocks until this server has `graph`
+    /// durable up to `sequence` (on a replica: applied and durable) or the timeout in ms passes
+    /// (0: forever); replies the graph's durable sequence then. A change token
+    /// `<history>-<sequence>` (what `RETURN graph.token()` gives on the primary after a write)
+    /// is reached once this graph's history holds that commit: the same history or one that
+    /// continues it. Read-your-writes on a replica, Neo4j-bookmark style.
+    static let waitSequence: CommandHandler = { invocation, context, reply in
+        let text = invocation.text(1)
+        let token = ChangeToken(text)
+        guard let sequence = token?.sequence ?? UInt64(text), let timeout = Int(invocation.text(2)), timeout >= 0 else {
+            reply.error("ERR GRAPHD.WAITSEQ takes a sequence number or a change token <history>-<sequence>, and a timeout in ms")
+            return .keepOpen
+        }
+        let graph = invocation.text(0)
+        let store = { ((try? context.dataDirectory.graph(named: graph)) ?? nil) }
+        let reached = { () -> Bool in
+            guard let store = store() else { return false }
+            let durable = store.durableSequence
+            guard let token else { return durable >= sequence }
+            return durable >= sequence && store.history.contains(token.history, sequence, last: durable)
+        }
+        let deadline = timeout == 0 ? nil : ContinuousClock.now + .milliseconds(timeout)
+        _ = context.replication.wait(until: deadline, for: reached)
+        reply.integer(Int64(store()?.durableSequence ?? 0))
+        return .keepOpen
+    }
+
+    private static func timeoutOrIntegerMessage(_ invocation: CommandInvocation) -> String {
+        if let timeout = Int(invocation.text(1)), timeout < 0 { return "ERR timeout is negative" }
+        return "ERR value is not an integer or out of range"
+    }
+
+    // MARK: CONFIG
+
+    /// CONFIG GET's replication entries, under Redis's names and their old `slave` aliases.
+    static func configuration(_ context: ServerContext) -> [(String, String)] {
+        let settings = context.replication.settings
+        var replicaOf = ""
+        if case .replica(let address) = context.replication.role { replicaOf = "\(address.host) \(address.port)" }
+        return [("replica-priority", String(settings.replicaPriority)),
+                ("slave-priority", String(settings.replicaPriority)),
+                ("min-replicas-to-write", String(settings.minReplicasToWrite)),
+                ("min-slaves-to-write", String(settings.minReplicasToWrite)),
+                ("min-replicas-max-lag", String(settings.minReplicasMaxLag)),
+                ("min-slaves-max-lag", String(settings.minReplicasMaxLag)),
+                ("replicaof", replicaOf),
+                ("slaveof", replicaOf),
+                ("replica-read-only", "yes"),
+                ("slave-read-only", "yes"),
+                ("replica-serve-stale-data", "yes")]
+    }
+
+    /// Whether CONFIG SET may change `name`.
+    static func isSettable(_ name: String) -> Bool {
+        ["replica-priority", "slave-priority", "min-replicas-to-write", "min-slaves-to-write",
+         "min-replicas-max-lag", "min-slaves-max-lag"].contains(name.lowercased())
+    }
+
+    /// CONFIG SET of one replication name; nil when `name` is not one.
+    static func set(_ name: String, to value: String, context: ServerContext) -> Result<Void, ConfigError>? {
+        let path: WritableKeyPath<ReplicationSettings, Int>
+        switch name.lowercased() {
+        case "replica-priority", "slave-priority": path = \.replicaPriority
+        case "min-replicas-to-write", "min-slaves-to-write": path = \.minReplicasToWrite
+        case "min-replicas-max-lag", "min-slaves-max-lag": path = \.minReplicasMaxLag
+        default: return nil
+        }
+        guard let number = Int(value), number >= 0, number <= Int(Int32.max) else {
+            return .failure(ConfigError(message: "ERR CONFIG SET failed (possibly related to argument '\(name)') - argument must be a non-negative integer"))
+        }
+        context.replication.updateSettings { $0[keyPath: path] = number }
+        return .success(())
+    }
+
+    /// CONFIG REWRITE: the role and knobs into `<data>/replication.conf`.
+    static func rewrite(_ context: ServerContext) -> Result<Void, ConfigError> {
+        let file = ReplicationConfigFile(role: context.replication.role, settings: context.replication.settings)
+        do throws(ReplicationError) {
+            try file.save(dataDirectory: context.dataDirectory.path)
+            return .success(())
+        } catch {
+            return .failure(ConfigError(message: "ERR Rewriting config file: \(error)"))
+        }
+    }
+}

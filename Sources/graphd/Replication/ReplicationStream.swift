@@ -1,0 +1,203 @@
+// ReplicationStream.swift — the primary's side of replication. A replica pulls: it sends
+//   GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> [<graph> <history> <applied>]…
+// naming each graph it holds, the history it follows and the last sequence it applied (and
+// made durable); that is also its acknowledgement. The primary answers an array of entries,
+// one per graph with something to do:
+//   [records,  graph, history, "",   <records after `applied`, framed exactly as in the log>]
+//   [snapshot, graph, history, fork, <a snapshot file's bytes: the graph as of a durable record>]
+//   [drop,     graph, "",      "",   ""]                        (the primary has no such graph)
+//   [refused,  graph, "",      "",   <why>]                     (no copy can be sent: too large)
+// `fork` is the last sequence the replica's records share with the primary's: a replica that
+// holds records past it (an old primary's unreplicated tail) sets them aside before it
+// installs the copy (ReplicaLink.setAside).
+// Only durable records leave the primary. With nothing to send it waits up to wait-ms for a
+// write (long poll), so a caught-up replica gets a write's record as soon as it is durable.
+// Resume after a disconnect is the same request: the retained log segments are the backlog;
+// when they no longer hold what a replica needs, or it follows another history, or it is
+// ahead of the primary, it gets a snapshot. docs/replication.md describes the stream.
+
+import GraphStore
+
+/// GRAPHD.PULL and REPLCONF.
+enum ReplicationStream {
+    /// The capability a graphd replica announces (`REPLCONF capa graphd-log/1`); a Redis
+    /// replica's PSYNC is never answered with graphd's records.
+    static let capability = "graphd-log/1"
+    /// The most a pull waits for a write before answering empty: short enough that a replica
+    /// notices a role change or a stop promptly.
+    static let maximumWaitMilliseconds = 1000
+
+    /// `REPLCONF listening-port <port> | capa … | ack …`: Redis's handshake words; graphd
+    /// keeps the port (the replica's address in INFO) and accepts the rest.
+    static let replconf: CommandHandler = { invocation, _, reply in
+        if invocation.arguments.count == 2, invocation.keyword(0) == "LISTENING-PORT" {
+            guard let port = Int(invocation.text(1)), (1...65535).contains(port) else {
+                reply.error("ERR value is not an integer or out of range")
+                return .keepOpen
+            }
+            invocation.session.replicaListeningPort = port
+        }
+        reply.simpleString("OK")
+        return .keepOpen
+    }
+
+    /// One graph a replica names in its pull.
+    struct Position: Sendable, Equatable {
+        var history: String
+        var applied: UInt64
+    }
+
+    /// What a pull asks, parsed.
+    struct PullRequest: Sendable, Equatable {
+        var waitMilliseconds: Int
+        var maxBytes: Int
+        var listeningPort: Int
+        var runID: String
+        var positions: [String: Position]
+
+        static func parse(_ invocation: CommandInvocation) -> PullRequest? {
+            let arguments = invocation.arguments
+            guard arguments.count >= 4, (arguments.count - 4) % 3 == 0,
+                  let wait = Int(invocation.text(0)), wait >= 0,
+                  let maxBytes = Int(invocation.text(1)), maxBytes > 0,
+                  let port = Int(invocation.text(2)), (0...65535).contains(port) else { return nil }
+            var positions: [String: Position] = [:]
+            for i in stride(from: 4, to: arguments.count, by: 3) {
+                guard let applied = UInt64(invocation.text(i + 2)) else { return nil }
+                positions[invocation.text(i)] = Position(history: invocation.text(i + 1), applied: applied)
+            }
+            return PullRequest(waitMilliseconds: min(wait, maximumWaitMilliseconds), maxBytes: maxBytes,
+                               listeningPort: port, runID: invocation.text(3), positions: positions)
+        }
+    }
+
+    /// One entry of a pull's reply.
+    enum Entry: Sendable {
+        case records(graph: String, history: String, bytes: [UInt8])
+        case snapshot(graph: String, history: String, fork: UInt64, bytes: [UInt8])
+        case drop(graph: String)
+        case refused(graph: String, reason: String)
+    }
+
+    /// A graph's history on the wire (GraphHistory.wire; docs/replication.md, "Histories").
+    static func history(of store: GraphStore) -> String { store.history.wire }
+
+    /// A replica's history word asking for a full copy whatever it shares (its apply failed).
+    static let resyncPrefix = "!"
+
+    /// What a replica at `position` needs of `store`: nil when the records after `applied` fit
+    /// (its history shares them all), else the fork (the last sequence it shares) for a copy.
+    static func fork(of position: Position, in store: GraphStore) -> UInt64? {
+        let forced = position.history.hasPrefix(resyncPrefix)
+        let theirs = GraphHistory(wire: forced ? String(position.history.dropFirst()) : position.history)
+        let shared = theirs.flatMap { store.history.sharedSequence(with: $0, otherLast: position.applied, last: store.durableSequence) }
+        if !forced, let shared, shared == position.applied { return nil }
+        return shared ?? 0
+    }
+
+    /// `GRAPHD.PULL …` (see the file's header).
+    static let pull: CommandHandler = { invocation, context, reply in
+        guard let request = PullRequest.parse(invocation) else {
+            reply.error("ERR syntax: GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> [<graph> <history> <applied>]…")
+            return .keepOpen
+        }
+        guard request.runID != context.replication.runID else {
+            reply.error("ERR a server cannot replicate from itself (REPLICAOF names this server)")
+            return .keepOpen
+        }
+        guard !context.replication.isReplica else {
+            reply.error("ERR this server is a replica itself; point REPLICAOF at its primary")
+            return .keepOpen
+        }
+        let session = invocation.session
+        let port = request.listeningPort > 0 ? request.listeningPort : session.replicaListeningPort
+        let host = hostPart(of: session.peerAddress)
+        context.replication.followerAcknowledged(connection: session.id, address: ReplicationAddress(host: host, port: port),
+                                                 applied: request.positions.mapValues(\.applied))
+        let deadline = ContinuousClock.now + .milliseconds(request.waitMilliseconds)
+        var entries: [Entry] = []
+        while true {
+            let seen = context.replication.recordsSeen
+            entries = collect(request, context: context)
+            if !entries.isEmpty || ContinuousClock.now >= deadline { break }
+            context.replication.waitForRecords(after: seen, until: min(deadline, ContinuousClock.now + .milliseconds(50)))
+        }
+        reply.arrayHeader(entries.count)
+        for entry in entries {
+            reply.arrayHeader(5)
+            switch entry {
+            case .records(let graph, let history, let bytes):
+                reply.bulkString("records"); reply.bulkString(graph); reply.bulkString(history); reply.bulkString("")
+                reply.bulkString(bytes)
+            case .snapshot(let graph, let history, let fork, let bytes):
+                reply.bulkString("snapshot"); reply.bulkString(graph); reply.bulkString(history); reply.bulkString(String(fork))
+                reply.bulkString(bytes)
+            case .drop(let graph):
+                reply.bulkString("drop"); reply.bulkString(graph); reply.bulkString(""); reply.bulkString(""); reply.bulkString("")
+            case .refused(let graph, let reason):
+                reply.bulkString("refused"); reply.bulkString(graph); reply.bulkString(""); reply.bulkString("")
+                reply.bulkString(reason)
+            }
+        }
+        return .keepOpen
+    }
+
+    /// What each graph needs now. At most one snapshot per pull, to bound the reply.
+    static func collect(_ request: PullRequest, context: ServerContext) -> [Entry] {
+        var entries: [Entry] = []
+        var budget = request.maxBytes
+        var snapshotSent = false
+        let names = context.dataDirectory.graphNames()
+        for name in names where budget > 0 {
+            guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
+            let history = history(of: store)
+            var needsCopy = true
+            if let position = request.positions[name], fork(of: position, in: store) == nil {
+                do throws(StoreError) {
+                    if let bytes = try store.framedRecords(after: position.applied, maxBytes: budget) {
+                        needsCopy = false
+                        if !bytes.isEmpty {
+                            entries.append(.records(graph: name, history: history, bytes: bytes))
+                            budget -= bytes.count
+                        }
+                    }
+                } catch {
+                    context.log("replication: reading graph '\(name)' for a replica failed: \(error); sending a full copy")
+                }
+            }
+            guard needsCopy, !snapshotSent else { continue }
+            do throws(StoreError) {
+                let copy = try store.replicationSnapshot(scratch: context.dataDirectory.path)
+                // One reply past the output limit would close the replica's connection, and it
+                // would retry forever: say why instead.
+                guard copy.bytes.count < context.clientOutputLimit - 4096 else {
+                    let reason = "graph '\(name)' is \(copy.bytes.count) bytes as a snapshot, more than the primary's "
+                        + "--client-output-limit (\(context.clientOutputLimit)): start the primary with a larger limit to copy it"
+                    context.log("replication: \(reason)")
+                    entries.append(.refused(graph: name, reason: reason))
+                    snapshotSent = true
+                    continue
+                }
+                let shared = request.positions[name].map { min(Self.fork(of: $0, in: store) ?? $0.applied, copy.lastSequence) } ?? 0
+                entries.append(.snapshot(graph: name, history: history, fork: shared, bytes: copy.bytes))
+                budget -= copy.bytes.count
+                snapshotSent = true
+            } catch {
+                context.log("replication: copying graph '\(name)' for a replica failed: \(error)")
+            }
+        }
+        let present = Set(names)
+        for name in request.positions.keys.sorted() where !present.contains(name) {
+            entries.append(.drop(graph: name))
+        }
+        return entries
+    }
+
+    /// The address part of `ip:port` (`[v6]:port` too).
+    static func hostPart(of peer: String) -> String {
+        guard let colon = peer.lastIndex(of: ":") else { return peer }
+        var host = String(peer[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host
+    }
+}

@@ -1,0 +1,117 @@
+// ReplicationLogTests.swift — the store's side of replication: a primary's committed records
+// read back framed as group commit writes them (only durable ones; a copy once compaction took them), a
+// replica appending them so its log equals the primary's, a corrupt record, a gap or a record
+// that does not apply refused with the graph and log kept as they were, a full copy installed
+// with the primary's history, and histories compared on the wire.
+
+import Testing
+import Foundation
+@testable import GraphStore
+import GraphTestSupport
+
+@Suite struct ReplicationLogTests {
+    func addUsers(_ store: GraphStore, _ ids: ClosedRange<Int>) throws {
+        for i in ids {
+            try store.write { g in
+                _ = try g.createNode(labels: [g.internLabel("User")], properties: [(g.internPropertyKey("id"), .integer(Int64(i)))])
+            }
+        }
+    }
+
+    @Test("Records read from a primary and appended by a replica give the same graph, log and sequence")
+    func recordsRoundTrip() throws {
+        try withTemporaryDirectory { root in
+            let primaryDirectory = try DataDirectory(path: root + "/p"), replicaDirectory = try DataDirectory(path: root + "/r")
+            let primary = try primaryDirectory.createGraph(named: "g")
+            try addUsers(primary, 1...5)
+            let copy = try primary.replicationSnapshot(scratch: root)
+            #expect(copy.lastSequence == 5)
+            let replica = try replicaDirectory.installReplicated(named: "g", snapshot: copy.bytes, history: primary.history)
+            #expect(replica.history == primary.history)
+            #expect(replica.durableSequence == 5)
+            try primary.compact()   // a new segment, after the snapshot through record 5
+            try addUsers(primary, 6...12)
+            let records = try #require(try primary.framedRecords(after: 5, maxBytes: 1 << 20))
+            #expect(try replica.appendReplicated(records) == 12)
+            #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
+            // Nothing new: empty; a new record is there as soon as it is durable.
+            #expect(try primary.framedRecords(after: 12, maxBytes: 1 << 20) == [])
+            try addUsers(primary, 13...13)
+            #expect(try primary.framedRecords(after: 12, maxBytes: 1 << 20)?.isEmpty == false)
+            // Records a snapshot replaced are gone from the segments: a copy is needed.
+            try primary.compact()
+            #expect(try primary.framedRecords(after: 7, maxBytes: 1 << 20) == nil)
+            // Ahead of the primary: nil too.
+            #expect(try primary.framedRecords(after: 99, maxBytes: 1 << 20) == nil)
+            // The replica's log reads back the same bytes.
+            #expect(try replica.framedRecords(after: 5, maxBytes: 1 << 20) == records)
+            // A small budget still returns whole records.
+            let first = try #require(try replica.framedRecords(after: 5, maxBytes: 1))
+            #expect(ReplicaLinkCount.records(first) == 1 && records.starts(with: first))
+        }
+    }
+
+    @Test("A corrupt record, a gap and a record that does not apply are refused; what came before stays, nothing after")
+    func badRecordsRefused() throws {
+        try withTemporaryDirectory { root in
+            let primaryDirectory = try DataDirectory(path: root + "/p"), replicaDirectory = try DataDirectory(path: root + "/r")
+            let primary = try primaryDirectory.createGraph(named: "g")
+            try addUsers(primary, 1...3)
+            let replica = try replicaDirectory.installReplicated(named: "g", snapshot: try primary.replicationSnapshot(scratch: root).bytes,
+                                                                 history: primary.history)
+            try addUsers(primary, 4...6)
+            let records = try #require(try primary.framedRecords(after: 3, maxBytes: 1 << 20))
+            var corrupt = records
+            corrupt[corrupt.count - 2] ^= 0xff   // in the last record's payload
+            #expect(throws: StoreError.self) { try replica.appendReplicated(corrupt) }
+            #expect(replica.durableSequence == 5, "the two good records before the corrupt one are applied")
+            let dump = replica.read { $0.dump() }
+            // A gap: record 6 is next, not 4 again.
+            #expect(throws: StoreError.self) { try replica.appendReplicated(records) }
+            #expect(replica.read { $0.dump() } == dump)
+            // The replica's log holds exactly the two good records, as the primary wrote them.
+            let kept = try #require(try replica.framedRecords(after: 3, maxBytes: 1 << 20))
+            #expect(kept == Array(records.prefix(kept.count)) && ReplicaLinkCount.records(kept) == 2)
+            // A record whose mutations do not fit the graph (created twice) is refused as well.
+            let sixth = try #require(try primary.framedRecords(after: 5, maxBytes: 1 << 20))
+            #expect(try replica.appendReplicated(sixth) == 6)
+            #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
+            // Record 7 of another graph touches node 10, which this graph does not have.
+            let other = try primaryDirectory.createGraph(named: "other")
+            try other.write { g in
+                for _ in 0..<11 { _ = try g.createNode(labels: [g.internLabel("User")], properties: []) }
+            }
+            try addUsers(other, 2...6)
+            try other.write { g in try g.setProperty(g.internPropertyKey("id"), to: .integer(1), of: NodeID(10)) }
+            let misfit = try #require(try other.framedRecords(after: 6, maxBytes: 1 << 20))
+            let before = replica.read { $0.dump() }
+            #expect(throws: StoreError.self) { try replica.appendReplicated(misfit) }
+            #expect(replica.read { $0.dump() } == before && replica.durableSequence == 6)
+        }
+    }
+
+    @Test("Histories on the wire: the shared sequence of a history and the ones it continues")
+    func historiesCompare() throws {
+        var primary = GraphHistory.fresh()
+        let old = primary
+        primary.fork(sharing: 10)
+        #expect(GraphHistory(wire: primary.wire) == primary)
+        #expect(GraphHistory(wire: "nonsense") == nil)
+        #expect(primary.sharedSequence(with: old, otherLast: 8, last: 20) == 8, "behind the fork: all shared")
+        #expect(primary.sharedSequence(with: old, otherLast: 13, last: 20) == 10, "past the fork: 11… are its own")
+        #expect(primary.sharedSequence(with: primary, otherLast: 25, last: 20) == 20, "ahead of the primary")
+        #expect(primary.sharedSequence(with: GraphHistory.fresh(), otherLast: 5, last: 20) == nil)
+    }
+}
+
+/// Counts framed records (length-prefixed) in a byte string.
+enum ReplicaLinkCount {
+    static func records(_ bytes: [UInt8]) -> Int {
+        var count = 0, offset = 0
+        while offset + AppendLog.recordHeaderLength <= bytes.count {
+            offset += AppendLog.recordHeaderLength + Int(bytes.littleEndian(UInt32.self, at: offset))
+            count += 1
+        }
+        return count
+    }
+}
