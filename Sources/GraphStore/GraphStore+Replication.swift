@@ -52,20 +52,6 @@ extension GraphStore {
         }
     }
 
-    /// Applies a record's mutations in a transaction left open (the caller commits once the
-    /// record is in the log); rolled back, with the reason, when one does not fit.
-    private static func applyOpen(_ mutations: [Mutation], to graph: inout Graph) -> String? {
-        graph.beginTransaction()
-        for mutation in mutations {
-            do {
-                try graph.apply(mutation)
-            } catch {
-                graph.rollbackTransaction()
-                return error.message
-            }
-        }
-        return nil
-    }
 
     /// A full copy for a follower: the graph as of its last durable record, as snapshot bytes
     /// (written to a scratch directory under `scratch`, read back and removed).
@@ -129,7 +115,7 @@ extension GraphStore {
             throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) where \(log.lastSequence + 1) "
                              + "was expected (a gap)")
         }
-        if let problem = Self.applyOpen(decoded.mutations, to: &graph) {
+        if let problem = LogRecovery.applyOpen(decoded.mutations, to: &graph) {
             throw StoreError(.corruptLog, "graph '\(name)': received record \(decoded.sequence) does not apply: \(problem)")
         }
         do throws(StoreError) {

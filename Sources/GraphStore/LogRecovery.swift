@@ -340,6 +340,14 @@ enum LogRecovery {
 
     /// Applies one record's mutations as a transaction; returns why it does not fit, or nil.
     static func apply(_ mutations: [Mutation], to graph: inout Graph) -> String? {
+        if let problem = applyOpen(mutations, to: &graph) { return problem }
+        _ = graph.commitTransaction()
+        return nil
+    }
+
+    /// Applies a record's mutations in a transaction left open (the caller commits it, e.g. once
+    /// the record is in its own log); rolled back, with the reason, when one does not fit.
+    static func applyOpen(_ mutations: [Mutation], to graph: inout Graph) -> String? {
         graph.beginTransaction()
         for mutation in mutations {
             do {
@@ -349,7 +357,6 @@ enum LogRecovery {
                 return error.message
             }
         }
-        _ = graph.commitTransaction()
         return nil
     }
 }

@@ -38,12 +38,7 @@ extension TermTrie {
         var masks = [UInt64](repeating: 0, count: maxDepth + 2)
         let queryScripts = LetterScripts.of(query)
         let prunesScripts = m > k
-        var stack: [(Int32, Int32, Int32)] = []
-        var c = nodes[0].firstChild
-        while c >= 0 {
-            if !prunesScripts || nodes[Int(c)].scripts & queryScripts != 0 { stack.append((c, 1, Int32(m))) }
-            c = nodes[Int(c)].nextSibling
-        }
+        var stack = walkStart(queryScripts: queryScripts, prunesScripts: prunesScripts, queryLength: m)
         let budget = Int32(k)
         states.withUnsafeMutableBufferPointer { s in
         masks.withUnsafeMutableBufferPointer { b in

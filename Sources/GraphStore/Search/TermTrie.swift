@@ -289,12 +289,7 @@ public struct TermTrie: Sendable, Equatable {
         let queryScripts = LetterScripts.of(query)
         let prunesScripts = m > k
         // Explicit stack of (node, depth, best prefix distance so far).
-        var stack: [(Int32, Int32, Int32)] = []
-        var c = nodes[0].firstChild
-        while c >= 0 {
-            if !prunesScripts || nodes[Int(c)].scripts & queryScripts != 0 { stack.append((c, 1, Int32(m))) }
-            c = nodes[Int(c)].nextSibling
-        }
+        var stack = walkStart(queryScripts: queryScripts, prunesScripts: prunesScripts, queryLength: m)
         let budget = Int32(k)
         query.withUnsafeBufferPointer { q in
             rows.withUnsafeMutableBufferPointer { r in
@@ -396,5 +391,20 @@ extension TermTrie {
         walk(0)
         result.sort { $0.term.lexicographicallyPrecedes($1.term) }
         return result
+    }
+}
+
+extension TermTrie {
+    /// A fuzzy walk's first stack: the root's children as (node, depth 1, best prefix distance
+    /// `queryLength`), leaving out, when `prunesScripts`, those whose subtree shares no script
+    /// with the query (LetterScripts).
+    func walkStart(queryScripts: UInt32, prunesScripts: Bool, queryLength: Int) -> [(Int32, Int32, Int32)] {
+        var stack: [(Int32, Int32, Int32)] = []
+        var c = nodes[0].firstChild
+        while c >= 0 {
+            if !prunesScripts || nodes[Int(c)].scripts & queryScripts != 0 { stack.append((c, 1, Int32(queryLength))) }
+            c = nodes[Int(c)].nextSibling
+        }
+        return stack
     }
 }
