@@ -60,6 +60,9 @@ extension Graph {
     /// The redo records of the open transaction so far (GraphStore logs them before commit).
     var pendingMutations: [Mutation] { transaction?.redo ?? [] }
 
+    /// Whether the open transaction has changed anything yet (it will then commit as one record).
+    public var hasPendingWrites: Bool { !(transaction?.redo.isEmpty ?? true) }
+
     func requireTransaction() {
         precondition(transaction != nil, "graph writes need an open transaction (beginTransaction)")
     }

@@ -80,6 +80,11 @@ import GraphStore
         // The token moves with each commit and keeps its history.
         let next = try token(engine, store)
         #expect(next != t && next.split(separator: "-").first == t.split(separator: "-").first)
+        // A writing query's token is its own commit's; before any write, the last commit's.
+        let own = try engine.execute("CREATE (:User {id: 999}) RETURN graph.token()", on: store).rows[0][0]
+        #expect(own == .string(try token(engine, store)) && own != .string(next))
+        let before = try engine.execute("WITH graph.token() AS t CREATE (:User {id: 998}) RETURN t", on: store).rows[0][0]
+        #expect(before == own)
     }
 
     @Test func itemsComeWithAChangedCategoryOnly() throws {

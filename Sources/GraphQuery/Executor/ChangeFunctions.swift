@@ -6,10 +6,15 @@
 import GraphStore
 
 extension ExecutionContext {
-    /// `graph.token()`: the token of the last commit, as this query sees the graph.
+    /// `graph.token()`: the token of the last commit, as this query sees the graph. In a query
+    /// that has written something, the token of the commit it is about to make (its writes are
+    /// one commit, the next one), so `CREATE … RETURN graph.token()` hands back a bookmark of
+    /// the write itself, for GRAPHD.WAITSEQ on a replica or social.changedSince.
     func changeToken(function: String) throws(QueryError) -> RuntimeValue {
         guard let changeStore else { throw ChangeArguments.noStore(function) }
-        return .string(changeStore.tokenHoldingLock.description)
+        var token = changeStore.tokenHoldingLock
+        if withGraph({ $0.hasPendingWrites }) { token.sequence += 1 }
+        return .string(token.description)
     }
 
     /// `graph.changedSince(node, since)` and `graph.changedSince(node, type, since)`: whether the
