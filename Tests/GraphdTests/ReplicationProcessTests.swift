@@ -14,7 +14,7 @@ import GraphTestSupport
 @Suite("Replication between processes", .serialized)
 struct ReplicationProcessTests {
     /// Polls `condition` every 10 ms until it holds or `limit` passes.
-    func eventually(within limit: Duration = .seconds(20), _ condition: () throws -> Bool) rethrows -> Bool {
+    func eventually(within limit: Duration = .seconds(60), _ condition: () throws -> Bool) rethrows -> Bool {
         let end = ContinuousClock.now + limit
         while ContinuousClock.now < end {
             if try condition() { return true }
@@ -87,7 +87,7 @@ struct ReplicationProcessTests {
         let primary = try GraphdProcess(dataDirectory: directory.path + "/p")
         let replica = try GraphdProcess(dataDirectory: directory.path + "/r",
                                         extraArguments: ["--replica-of", "127.0.0.1:\(primary.port)"])
-        #expect(eventually { info(replica, "master_link_status") == "up" })
+        #expect(eventually(within: .seconds(60)) { info(replica, "master_link_status") == "up" }, "\(replica.output)")
         let writer = try primary.client()
         var acknowledged: Set<Int64> = []
         for id in 1...200 {
@@ -229,7 +229,7 @@ struct ReplicationProcessTests {
                                         extraArguments: ["--replica-of", "127.0.0.1:\(primary.port)"])
         let writer = try primary.client()
         _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:User {id: 0})")
-        #expect(eventually { info(replica, "master_link_status") == "up" })
+        #expect(eventually(within: .seconds(60)) { info(replica, "master_link_status") == "up" }, "\(replica.output)")
         var lags: [Duration] = []
         for id in 1...300 {
             _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:User {id: \(id)})")
