@@ -165,16 +165,10 @@ final class IdleSubscribers {
         let before = try Self.rss(control)
         let subscribed = try Self.feedSubscriptions(control)
         for i in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw RESPClientError(description: "socket(): errno \(errno)") }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let rc = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            let fd: Int32
+            do { fd = try RESPClient.connectLoopback(port: port) } catch {
+                throw RESPClientError(description: "\(error) after \(i) subscribers")
             }
-            guard rc == 0 else { Glibc.close(fd); throw RESPClientError(description: "connect: errno \(errno) after \(i) subscribers") }
             descriptors.append(fd)
             let request = RESPClient.encode(["SUBSCRIBE", "graphd:\(graph):user:\(1_000_000 + i)"])
             guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {

@@ -34,7 +34,17 @@ final class RESPClient {
     private var out: [UInt8] = []
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = try Self.connectLoopback(port: port)
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    }
+
+    deinit { close(fd) }
+
+    /// A TCP socket connected to 127.0.0.1:`port`.
+    static func connectLoopback(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RESPClientError(description: "socket(): errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -48,12 +58,8 @@ final class RESPClient {
             close(fd)
             throw RESPClientError(description: "cannot connect to 127.0.0.1:\(port) (errno \(e)); is graphd running there?")
         }
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        return fd
     }
-
-    deinit { close(fd) }
 
     /// Sends one command and waits for its reply.
     func call(_ words: [String]) throws -> RESPReply {
