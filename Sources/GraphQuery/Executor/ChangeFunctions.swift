@@ -59,10 +59,8 @@ enum ChangeArguments {
         case .integer(let milliseconds):
             return milliseconds < 0 ? .unknown : store.baselineHoldingLock(time: UInt64(milliseconds))
         case .temporal(.dateTime(let instant)):
-            let (seconds, nanos) = instant.epochSecondAndNano
-            let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
-            guard !milliseconds.overflow, milliseconds.partialValue >= 0 else { return .unknown }
-            return store.baselineHoldingLock(time: UInt64(milliseconds.partialValue + nanos / 1_000_000))
+            guard let milliseconds = epochMilliseconds(of: instant), milliseconds >= 0 else { return .unknown }
+            return store.baselineHoldingLock(time: UInt64(milliseconds))
         default:
             throw QueryError(.type, "\(function): expected a change token, an ISO-8601 time, a datetime or epoch "
                              + "milliseconds, but was \(value.typeName)")
@@ -75,6 +73,11 @@ enum ChangeArguments {
         guard let instant = try? TemporalParser.parseDateTime(text, defaultZone: { () throws(TemporalError) in (0, nil) }) else {
             return nil
         }
+        return epochMilliseconds(of: instant)
+    }
+
+    /// Milliseconds since 1970 UTC of `instant`; nil when they overflow.
+    static func epochMilliseconds(of instant: ZonedDateTime) -> Int64? {
         let (seconds, nanos) = instant.epochSecondAndNano
         let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
         return milliseconds.overflow ? nil : milliseconds.partialValue + nanos / 1_000_000
