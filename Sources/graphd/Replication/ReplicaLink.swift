@@ -82,7 +82,10 @@ final class ReplicaLink: @unchecked Sendable {
             if case .error(let message) = reply { throw .handshake("the primary refused GRAPHD.PULL: \(message)") }
             guard case .array(let entries) = reply else { throw .stream("GRAPHD.PULL's reply is not an array") }
             if entries.contains(where: Self.isSnapshot) {
+                // A copy (of a graph made after the link came up, say): the link is up again
+                // only once a pull finds nothing more to fetch.
                 context.replication.linkChanged(generation: generation, to: .sync)
+                caughtUp = false
             }
             for entry in entries { apply(entry) }
             pause = .milliseconds(100)
