@@ -39,6 +39,12 @@
 // small append takes 86 µs into a zero-filled file against 137 µs into a growing one). A record
 // never starts with a zero length, so zeros from some offset to the end of the file are the end
 // of the log, not a torn record.
+//
+// BLOCK WRITES. Under `--fsync always` records go to the segment's LogTail (LogTail.swift) in
+// memory, and the group-commit leader writes them in whole blocks before its fdatasync; a
+// record is in the file only once a sync has begun for it, and acknowledged only once that sync
+// returned. Only while the segment has preallocated room: when the disk is full the tail is
+// drained and the segment goes on with a pwrite a record, so that ENOSPC refuses that write.
 
 #if canImport(Glibc)
 import Glibc
@@ -80,6 +86,11 @@ final class AppendLog: @unchecked Sendable {
     private(set) var snapshotNumber: UInt64
     /// Set when a failed append could not be cut off; the next append cuts it first.
     private var needsTruncation = false
+    /// Whether records go through a LogTail (`--fsync always`), for this and later segments.
+    private(set) var usesBlockWrites = false
+    /// The newest segment's tail while records go through one (see BLOCK WRITES): nil without
+    /// block writes, or once a full disk drained it (until the next segment).
+    private(set) var tail: LogTail?
 
     /// `allocated`: the file's size when zeros follow `end` (a recovered preallocated segment).
     init(directory: String, fileSystem: FileSystem, file: LogFile, segment: UInt64, end: Int, lastSequence: UInt64,
@@ -145,10 +156,36 @@ final class AppendLog: @unchecked Sendable {
         return logRecord
     }
 
+    /// Sends records through a LogTail from now on (see BLOCK WRITES); GroupCommit must be given
+    /// `tail` (and each next segment's) before the next record is synced.
+    func useBlockWrites() throws(StoreError) {
+        guard !usesBlockWrites else { return }
+        if needsTruncation {
+            try file.truncate(to: end)
+            needsTruncation = false
+            allocated = end
+        }
+        tail = try LogTail(file: file, end: end)
+        usesBlockWrites = true
+    }
+
     /// Writes `record`, already framed, as record `sequence` committed at `commitTime`: a
     /// write's own record, or one a replica received from its primary byte for byte. On failure
     /// nothing of it is left in the file, and nothing changed here.
     func appendRecord(_ record: [UInt8], sequence: UInt64, commitTime: UInt64) throws(StoreError) {
+        if let tail {
+            if end + record.count > allocated { preallocate(through: end + record.count) }
+            if end + record.count <= allocated {
+                tail.append(record)
+                end += record.count
+                lastSequence = sequence
+                lastCommitTime = max(lastCommitTime, commitTime)
+                return
+            }
+            // No room could be made (a full disk): write through the page cache from here on.
+            try tail.drain(into: file)
+            self.tail = nil
+        }
         if needsTruncation {
             // The next record's fdatasync also makes this shorter size durable.
             try file.truncate(to: end)
@@ -203,6 +240,7 @@ final class AppendLog: @unchecked Sendable {
         let path = directory + "/" + Self.segmentFileName(number)
         try fileSystem.createDurably(path, contents: Self.header(segment: number))
         let newFile = try fileSystem.open(path)
+        let newTail = usesBlockWrites ? try LogTail(file: newFile, end: Self.headerLength) : nil
         let previous = file
         finishedSegmentBytes[segment] = end
         file = newFile
@@ -210,6 +248,7 @@ final class AppendLog: @unchecked Sendable {
         end = Self.headerLength
         allocated = end
         needsTruncation = false
+        tail = newTail
         return previous
     }
 

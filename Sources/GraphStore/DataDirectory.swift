@@ -238,7 +238,7 @@ public final class DataDirectory: @unchecked Sendable {
             let file = try fileSystem.open(target + "/" + AppendLog.segmentFileName(1))
             let log = AppendLog(directory: target, fileSystem: fileSystem, file: file, segment: 1,
                                 end: AppendLog.headerLength, lastSequence: lastSequence, snapshotNumber: 1)
-            let store = GraphStore.opened(name: name,
+            let store = try GraphStore.opened(name: name,
                                           recovered: RecoveredLog(graph: graph, log: log, messages: [], snapshotLength: snapshotLength,
                                                                   history: history),
                                           directory: target, fileSystem: fileSystem, options: options, report: report)
@@ -305,7 +305,7 @@ public final class DataDirectory: @unchecked Sendable {
                                              mode: RecoveryMode(repair: options.repair, cleanUp: true, fsync: options.fsync,
                                                                 slotMemoryLimit: options.slotMemoryLimit,
                                                                 retention: options.changeRetention))
-        let store = GraphStore.opened(name: name, recovered: recovered, directory: dir, fileSystem: fileSystem,
+        let store = try GraphStore.opened(name: name, recovered: recovered, directory: dir, fileSystem: fileSystem,
                                       options: options, report: report)
         state.stores[name] = store
         state.messages += recovered.messages

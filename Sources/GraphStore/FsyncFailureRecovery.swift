@@ -48,7 +48,8 @@ extension GraphStore {
             history.fork(sharing: durable.sequence)
             try HistoryFile(directory: storage.directory, fileSystem: storage.fileSystem).write(history, openUnder: storage.options.fsync)
             changes = ChangeState(history: history, commitTimes: recovered.commitTimes, lastSequence: durable.sequence)
-            storage.commit.reset(file: recovered.log.file, sequence: durable.sequence, end: recovered.log.end)
+            try recovered.log.useBlockWrites()
+            storage.commit.reset(file: recovered.log.file, tail: recovered.log.tail, sequence: durable.sequence, end: recovered.log.end)
             storage.report("graphd: \(name): fsync of the log failed (\(failure.message)); the writes after record "
                            + "\(durable.sequence) were not acknowledged and were undone: the log was cut back to offset "
                            + "\(durable.end) of \(log.file.path) and the graph reloaded from disk")

@@ -1,15 +1,17 @@
 // GraphStore.swift — one named graph with its log: the unit the query layer reads and writes.
 // Reads share a read lock. A write takes the write lock, runs one transaction, appends its
-// mutations to the log as one record (pwrite) and commits in memory; it then RELEASES the lock
-// and waits (under --fsync always) for a group-commit fdatasync that covers its record, so
-// concurrent writers share fsyncs. Compaction (SnapshotCompaction.swift) and the recovery from
+// mutations to the log as one record (under --fsync always into the segment's tail in memory,
+// which the group-commit leader writes; otherwise with pwrite) and commits in memory; it then
+// RELEASES the lock and waits (under always) for a group-commit fdatasync that covers its
+// record, so concurrent writers share fsyncs. Compaction (SnapshotCompaction.swift) and the recovery from
 // a failed fsync (FsyncFailureRecovery.swift) are extensions of this class.
 //
 // VISIBILITY. A reader may see a write whose record is written but not yet fdatasync'ed (for
 // at most one fsync's time); its writer is not answered until it is durable. If that fsync
 // fails, the write is not acknowledged, and the store cuts the log back to its last durable
 // record and reloads the graph from disk, undoing it — so a reader can, in that rare case,
-// have seen a write that then disappears (as with Redis's and FalkorDB's appendfsync always).
+// have seen a write that then disappears (as with Redis's and FalkorDB's appendfsync always);
+// the same holds for a write in flight when the process is killed.
 
 import Dispatch
 import Synchronization
@@ -218,8 +220,10 @@ extension GraphStore {
 
     /// A store over a recovered graph directory.
     static func opened(name: String, recovered: RecoveredLog, directory: String, fileSystem: FileSystem,
-                       options: DataDirectory.Options, report: @escaping @Sendable (String) -> Void) -> GraphStore {
-        let commit = GroupCommit(file: recovered.log.file, sequence: recovered.log.lastSequence, end: recovered.log.end)
+                       options: DataDirectory.Options, report: @escaping @Sendable (String) -> Void) throws(StoreError) -> GraphStore {
+        if options.fsync == .always { try recovered.log.useBlockWrites() }
+        let commit = GroupCommit(file: recovered.log.file, tail: recovered.log.tail, sequence: recovered.log.lastSequence,
+                                 end: recovered.log.end)
         let storage = StoreStorage(directory: directory, fileSystem: fileSystem, options: options, commit: commit, report: report)
         let changes = ChangeState(history: recovered.history, commitTimes: recovered.commitTimes,
                                   lastSequence: recovered.log.lastSequence)

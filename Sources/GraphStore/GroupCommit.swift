@@ -3,6 +3,9 @@
 // fdatasync that covers their record. Whoever finds no fsync running becomes the leader and
 // syncs everything written so far; everyone who wrote before that sync started is answered by
 // it. So N concurrent writers share about one fdatasync instead of paying N in a row.
+// Under `--fsync always` the records are not in the file yet when writers get here: they are in
+// the segment's LogTail, and the leader writes them (one block write for the whole group) just
+// before its fdatasync.
 
 #if canImport(Glibc)
 import Glibc
@@ -34,6 +37,8 @@ final class GroupCommit: @unchecked Sendable {
     /// writer never waits: there is no one in flight.
     let gatherDelay: Duration
     private var file: LogFile
+    /// The segment's unwritten records, when they go through one (AppendLog, BLOCK WRITES).
+    private var tail: LogTail?
     private var epoch: UInt64 = 0
     /// Last sequence number written (not necessarily durable), and the file offset after it.
     private var written: UInt64
@@ -46,8 +51,9 @@ final class GroupCommit: @unchecked Sendable {
     private var failure: StoreError?
     private var syncs = 0
 
-    init(file: LogFile, sequence: UInt64, end: Int, gatherDelay: Duration = .microseconds(200)) {
+    init(file: LogFile, tail: LogTail? = nil, sequence: UInt64, end: Int, gatherDelay: Duration = .microseconds(200)) {
         self.file = file
+        self.tail = tail
         self.gatherDelay = gatherDelay
         written = sequence
         durable = sequence
@@ -105,10 +111,17 @@ final class GroupCommit: @unchecked Sendable {
             // everything written so far, outside the mutex so writers keep appending.
             syncing = true
             if inFlight > 0 { waitForArrivals() }
-            let target = written, targetEnd = writtenEnd, syncedFile = file
+            let target = written, targetEnd = writtenEnd, syncedFile = file, syncedTail = tail
+            let blocks = syncedTail?.beginWrite(through: targetEnd)
             mutex.unlock()
             var syncError: StoreError?
-            do { try syncedFile.sync() } catch { syncError = error }
+            do {
+                if let blocks { try syncedFile.writeBlocks(blocks.bytes, at: blocks.offset) }
+                try syncedFile.sync()
+            } catch {
+                syncError = error
+            }
+            if blocks != nil { syncedTail?.endWrite() }
             mutex.lock()
             syncing = false
             syncs += 1
@@ -156,6 +169,9 @@ final class GroupCommit: @unchecked Sendable {
         try waitUntilDurable(ticket)
     }
 
+    /// The last record written (appended), durable or not.
+    var writtenSequence: UInt64 { locked { written } }
+
     /// True when records were written that are not durable yet.
     var isDirty: Bool { locked { written > durable } }
 
@@ -173,23 +189,25 @@ final class GroupCommit: @unchecked Sendable {
 
     /// After `flush()` made the old segment durable: appends go to `newFile` from `end` on.
     /// Waits for a running fsync of the old file, so the caller may close it afterwards.
-    func switchFile(to newFile: LogFile, end: Int) {
+    func switchFile(to newFile: LogFile, tail newTail: LogTail?, end: Int) {
         mutex.lock()
         defer { mutex.unlock() }
         while syncing { condition.wait(mutex) }
         file = newFile
+        tail = newTail
         writtenEnd = end
         durableEnd = end
     }
 
     /// Starts a new generation after a recovery: the log now ends, durably, at `sequence` in
     /// `newFile` at `end`. Writers still waiting for a record after that are told it was cut.
-    func reset(file newFile: LogFile, sequence: UInt64, end: Int) {
+    func reset(file newFile: LogFile, tail newTail: LogTail?, sequence: UInt64, end: Int) {
         mutex.lock()
         defer { mutex.unlock() }
         while syncing { condition.wait(mutex) }
         epoch += 1
         file = newFile
+        tail = newTail
         written = sequence
         durable = sequence
         writtenEnd = end

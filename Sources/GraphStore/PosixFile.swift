@@ -17,10 +17,21 @@ protocol LogFile: AnyObject {
     func size() throws(StoreError) -> Int
     func read(at offset: Int, count: Int) throws(StoreError) -> [UInt8]
     func write(_ bytes: [UInt8], at offset: Int) throws(StoreError)
+    /// Writes whole blocks (offset, length and memory aligned to `LogTail.blockSize`), past the
+    /// page cache where the file system allows (direct I/O); `sync` still makes them durable.
+    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError)
     /// Makes written data durable (fdatasync).
     func sync() throws(StoreError)
     func truncate(to size: Int) throws(StoreError)
     func close()
+}
+
+extension LogFile {
+    /// Through the page cache, for files that have no direct path (test doubles inject their
+    /// faults into `write`, so the block writes of a log tail meet them too).
+    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError) {
+        try write([UInt8](bytes), at: offset)
+    }
 }
 
 /// A POSIX file descriptor, closed by `close()` or when the object goes away.
@@ -29,6 +40,9 @@ final class PosixFile: LogFile, @unchecked Sendable {
     // (GroupCommit closes the log only when no fsync is running).
     let path: String
     private var fd: Int32
+    /// A second descriptor on the file opened with O_DIRECT for `writeBlocks`, opened at the
+    /// first block write; -1 where the file system refuses direct I/O (tmpfs), -2 before.
+    private var directFD: Int32 = -2
 
     /// Opens an existing file read-write.
     init(openExisting path: String) throws(StoreError) {
@@ -80,6 +94,40 @@ final class PosixFile: LogFile, @unchecked Sendable {
         }
     }
 
+    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError) {
+        if directFD == -2 {
+            directFD = Glibc.open(path, O_RDWR | O_CLOEXEC | Self.directFlag)
+            if directFD < 0 { directFD = -1 }
+        }
+        var done = 0
+        while directFD >= 0 && done < bytes.count {
+            let n = pwrite(directFD, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EINVAL && done == 0 {
+                    // The file system took the open but not the write: go through the cache.
+                    _ = Glibc.close(directFD)
+                    directFD = -1
+                    break
+                }
+                throw StoreError.system("cannot write", path)
+            }
+            done += n
+        }
+        if done < bytes.count {
+            try write([UInt8](UnsafeRawBufferPointer(rebasing: bytes[done...])), at: offset + done)
+        }
+    }
+
+    /// O_DIRECT, which Swift's Glibc module does not export (it is a GNU extension).
+    private static let directFlag: Int32 = {
+        #if arch(arm64) || arch(arm)
+        return 0o200000
+        #else
+        return 0o40000
+        #endif
+    }()
+
     func sync() throws(StoreError) {
         #if canImport(Glibc)
         let result = fdatasync(fd)
@@ -95,6 +143,8 @@ final class PosixFile: LogFile, @unchecked Sendable {
 
     func close() {
         if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
+        if directFD >= 0 { _ = Glibc.close(directFD) }
+        directFD = -1
     }
 }
 

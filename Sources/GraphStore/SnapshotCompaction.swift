@@ -39,7 +39,7 @@ extension GraphStore {
             }
             if !afterFailure { try storage.commit.flush() }
             let previous = try log.startNextSegment()
-            storage.commit.switchFile(to: log.file, end: log.end)
+            storage.commit.switchFile(to: log.file, tail: log.tail, end: log.end)
             previous.close()
             return (graph, log.lastSequence, log.lastCommitTime, log.segment, afterFailure)
         }
@@ -51,7 +51,7 @@ extension GraphStore {
             log?.snapshotWritten(number)
             snapshotLength = length
             if afterFailure, let log {
-                storage.commit.reset(file: log.file, sequence: log.lastSequence, end: log.end)
+                storage.commit.reset(file: log.file, tail: log.tail, sequence: log.lastSequence, end: log.end)
                 storage.report("graphd: \(name): snapshot \(SnapshotFormat.fileName(number)) made the graph durable again "
                                + "after the failed fsync; writes are accepted again")
             }

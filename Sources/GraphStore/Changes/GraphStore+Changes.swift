@@ -122,6 +122,9 @@ extension GraphStore {
                 // durable go to the notifier, which publishes them once they are.
                 let last = changes.lastSequence
                 guard let storage, storage.options.fsync == .always, log != nil else { return (last, []) }
+                // Records not yet durable may not be in the file either (the log's tail writes
+                // them with their sync): wait for that sync, which needs no lock of ours.
+                if storage.commit.durablePosition.sequence < last { try? storage.commit.flush() }
                 let durable = storage.commit.durablePosition.sequence
                 guard durable < last else { return (last, []) }
                 let reader = LogReader(directory: storage.directory, fileSystem: storage.fileSystem)
