@@ -146,7 +146,9 @@ public final class GraphStore: @unchecked Sendable {
             return (result, ticket, log.bytesSinceSnapshot)
         }
         guard let ticket, let storage else { return result }
-        if storage.options.fsync == .always {
+        if storage.options.fsync == .always, let deferral = DurabilityDeferral.current {
+            deferral.add(self, ticket)  // its owner answers once durable (DurabilityDeferral.swift)
+        } else if storage.options.fsync == .always {
             do {
                 try storage.commit.waitUntilDurable(ticket)
             } catch {

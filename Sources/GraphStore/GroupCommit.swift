@@ -7,6 +7,7 @@
 // the segment's LogTail, and the leader writes them (one block write for the whole group) just
 // before its fdatasync.
 
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,6 +51,17 @@ final class GroupCommit: @unchecked Sendable {
     /// The fsync failure that ended this generation; nil while the log is healthy.
     private var failure: StoreError?
     private var syncs = 0
+    /// Writers that asked to be called once durable (`whenDurable`), in ticket order.
+    private var deferred: [DeferredWriter] = []
+    /// Set while a sync for the deferred writers is queued on `flushQueue`.
+    private var flushScheduled = false
+    /// Where deferred writers' syncs run when no writer is leading one.
+    private let flushQueue = DispatchQueue(label: "graphd.group-commit")
+
+    private struct DeferredWriter {
+        var ticket: Ticket
+        var body: @Sendable (StoreError?) -> Void
+    }
 
     init(file: LogFile, tail: LogTail? = nil, sequence: UInt64, end: Int, gatherDelay: Duration = .microseconds(200)) {
         self.file = file
@@ -98,42 +110,119 @@ final class GroupCommit: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         while true {
-            if ticket.epoch != epoch {
-                throw StoreError(.io, "the log was cut back after a failed fsync before this write was durable")
+            switch answerLocked(ticket) {
+            case .durable: return
+            case .failed(let error): throw error
+            case .pending: break
             }
-            if durable >= ticket.sequence { return }
-            if let failure { throw failure }
             if syncing {
                 condition.wait(mutex)
                 continue
             }
-            // Lead: let the writers already on their way append first (bounded), then sync
-            // everything written so far, outside the mutex so writers keep appending.
-            syncing = true
-            if inFlight > 0 { waitForArrivals() }
-            let target = written, targetEnd = writtenEnd, syncedFile = file, syncedTail = tail
-            let blocks = syncedTail?.beginWrite(through: targetEnd)
+            syncRoundLocked()
+        }
+    }
+
+    /// Calls `body` once `ticket`'s record is durable (nil) or will never be (the error, as
+    /// `waitUntilDurable` throws it), on whichever thread finishes the sync that decides it;
+    /// returns at once. For writers that do not wait: a server answering a group's clients from
+    /// the thread that synced, instead of a thread blocked per client. `body` runs with no
+    /// lock of this log held and must not wait for a sync.
+    func whenDurable(_ ticket: Ticket, _ body: @escaping @Sendable (StoreError?) -> Void) {
+        mutex.lock()
+        switch answerLocked(ticket) {
+        case .durable:
             mutex.unlock()
-            var syncError: StoreError?
-            do {
-                if let blocks { try syncedFile.writeBlocks(blocks.bytes, at: blocks.offset) }
-                try syncedFile.sync()
-            } catch {
-                syncError = error
+            body(nil)
+        case .failed(let error):
+            mutex.unlock()
+            body(error)
+        case .pending:
+            deferred.append(DeferredWriter(ticket: ticket, body: body))
+            scheduleDeferredSyncLocked()
+            mutex.unlock()
+        }
+    }
+
+    /// Where a ticket stands, under the mutex.
+    private enum Answer {
+        case durable
+        case failed(StoreError)
+        case pending
+    }
+
+    private func answerLocked(_ ticket: Ticket) -> Answer {
+        if ticket.epoch != epoch {
+            return .failed(StoreError(.io, "the log was cut back after a failed fsync before this write was durable"))
+        }
+        if durable >= ticket.sequence { return .durable }
+        if let failure { return .failed(failure) }
+        return .pending
+    }
+
+    /// Leads one sync (mutex held, released during the write and the sync): lets the writers
+    /// already on their way append first (bounded), then writes and syncs everything written so
+    /// far, outside the mutex so writers keep appending. Then answers the waiting writers, the
+    /// deferred ones by calling them (with the mutex released).
+    private func syncRoundLocked() {
+        syncing = true
+        if inFlight > 0 { waitForArrivals() }
+        let target = written, targetEnd = writtenEnd, syncedFile = file, syncedTail = tail
+        let blocks = syncedTail?.beginWrite(through: targetEnd)
+        mutex.unlock()
+        var syncError: StoreError?
+        do {
+            if let blocks { try syncedFile.writeBlocks(blocks.bytes, at: blocks.offset) }
+            try syncedFile.sync()
+        } catch {
+            syncError = error
+        }
+        if blocks != nil { syncedTail?.endWrite() }
+        mutex.lock()
+        syncing = false
+        syncs += 1
+        if let syncError {
+            // After a failed fdatasync the kernel may have dropped the dirty pages: nothing
+            // written since the last good sync can be trusted, and retrying cannot tell.
+            if failure == nil { failure = syncError }
+        } else if target > durable {
+            durable = target
+            if syncedFile === file { durableEnd = targetEnd }
+        }
+        condition.broadcast()
+        answerDeferredLocked()
+    }
+
+    /// Calls the deferred writers this log can answer now (mutex held, released while they
+    /// run), and has the rest synced by the flush queue.
+    private func answerDeferredLocked() {
+        guard !deferred.isEmpty else { return }
+        var answered: [(body: @Sendable (StoreError?) -> Void, error: StoreError?)] = []
+        deferred.removeAll { writer in
+            switch answerLocked(writer.ticket) {
+            case .durable: answered.append((writer.body, nil))
+            case .failed(let error): answered.append((writer.body, error))
+            case .pending: return false
             }
-            if blocks != nil { syncedTail?.endWrite() }
+            return true
+        }
+        scheduleDeferredSyncLocked()
+        guard !answered.isEmpty else { return }
+        mutex.unlock()
+        for (body, error) in answered { body(error) }
+        mutex.lock()
+    }
+
+    /// Makes sure a sync will run for the deferred writers (mutex held): one that runs covers
+    /// them or hands them on when it ends; else the flush queue leads one.
+    private func scheduleDeferredSyncLocked() {
+        guard !deferred.isEmpty, !syncing, !flushScheduled else { return }
+        flushScheduled = true
+        flushQueue.async { [self] in
             mutex.lock()
-            syncing = false
-            syncs += 1
-            if let syncError {
-                // After a failed fdatasync the kernel may have dropped the dirty pages: nothing
-                // written since the last good sync can be trusted, and retrying cannot tell.
-                if failure == nil { failure = syncError }
-            } else if target > durable {
-                durable = target
-                if syncedFile === file { durableEnd = targetEnd }
-            }
-            condition.broadcast()
+            defer { mutex.unlock() }
+            flushScheduled = false
+            while !deferred.isEmpty && !syncing { syncRoundLocked() }
         }
     }
 
@@ -214,6 +303,15 @@ final class GroupCommit: @unchecked Sendable {
         durableEnd = end
         failure = nil
         condition.broadcast()
+        // The deferred writers of the old generation are told it was cut, but not from here:
+        // the caller holds the store's write lock, which their answer may want.
+        if !deferred.isEmpty {
+            flushQueue.async { [self] in
+                mutex.lock()
+                defer { mutex.unlock() }
+                answerDeferredLocked()
+            }
+        }
     }
 
     /// Waits for a running fsync to finish, then closes the file.

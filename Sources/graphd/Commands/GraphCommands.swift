@@ -225,6 +225,13 @@ enum GraphCommands {
             QueryErrorReply.write(error, into: &reply)
         }
         guard !readOnly else { return nil }
+        // A write whose reply waits for its sync (DurabilityDeferral) is not published yet:
+        // its own sequence is the one for WAIT, and replicas hear of it once it is durable.
+        if let deferral = DurabilityDeferral.current, let sequence = deferral.lastSequence(of: store) {
+            let replication = context.replication
+            deferral.whenDurableRun { replication.recordsWritten() }
+            return (prepared.graph, sequence)
+        }
         let after = store.publishedSequence
         if after > before { context.replication.recordsWritten() }
         return after > before ? (prepared.graph, after) : nil
