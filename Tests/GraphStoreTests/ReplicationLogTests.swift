@@ -34,6 +34,7 @@ import GraphTestSupport
             let records = try #require(try primary.framedRecords(after: 5, maxBytes: 1 << 20))
             #expect(try replica.appendReplicated(records) == 12)
             #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
+            #expect(try replica.syncReplicated() == 12)
             // Nothing new: empty; a new record is there as soon as it is durable.
             #expect(try primary.framedRecords(after: 12, maxBytes: 1 << 20) == [])
             try addUsers(primary, 13...13)
@@ -64,7 +65,8 @@ import GraphTestSupport
             var corrupt = records
             corrupt[corrupt.count - 2] ^= 0xff   // in the last record's payload
             #expect(throws: StoreError.self) { try replica.appendReplicated(corrupt) }
-            #expect(replica.durableSequence == 5, "the two good records before the corrupt one are applied")
+            #expect(replica.appliedSequence == 5, "the two good records before the corrupt one are applied")
+            #expect(try replica.syncReplicated() == 5, "and made durable by the sync that follows")
             let dump = replica.read { $0.dump() }
             // A gap: record 6 is next, not 4 again.
             #expect(throws: StoreError.self) { try replica.appendReplicated(records) }
@@ -75,6 +77,7 @@ import GraphTestSupport
             // A record whose mutations do not fit the graph (created twice) is refused as well.
             let sixth = try #require(try primary.framedRecords(after: 5, maxBytes: 1 << 20))
             #expect(try replica.appendReplicated(sixth) == 6)
+            #expect(try replica.syncReplicated() == 6)
             #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
             // Record 7 of another graph touches node 10, which this graph does not have.
             let other = try primaryDirectory.createGraph(named: "other")
@@ -87,6 +90,34 @@ import GraphTestSupport
             let before = replica.read { $0.dump() }
             #expect(throws: StoreError.self) { try replica.appendReplicated(misfit) }
             #expect(replica.read { $0.dump() } == before && replica.durableSequence == 6)
+        }
+    }
+
+    @Test("Received records are applied and readable before they are durable; the sync makes them durable, a restart keeps what was synced")
+    func appliedBeforeDurable() throws {
+        try withTemporaryDirectory { root in
+            let primaryDirectory = try DataDirectory(path: root + "/p")
+            let primary = try primaryDirectory.createGraph(named: "g")
+            try addUsers(primary, 1...2)
+            var replicaDirectory: DataDirectory? = try DataDirectory(path: root + "/r")
+            let replica = try replicaDirectory!.installReplicated(named: "g", snapshot: try primary.replicationSnapshot(scratch: root).bytes,
+                                                                  history: primary.history)
+            try addUsers(primary, 3...6)
+            let records = try #require(try primary.framedRecords(after: 2, maxBytes: 1 << 20))
+            #expect(try replica.appendReplicated(records) == 6)
+            // Applied: a reader sees all six users; not yet durable (--fsync always syncs in syncReplicated).
+            #expect(replica.appliedSequence == 6 && replica.durableSequence == 2)
+            #expect(replica.read { $0.nodeCount } == 6)
+            #expect(try replica.framedRecords(after: 2, maxBytes: 1 << 20) == [], "a replica's log serves only durable records")
+            #expect(try replica.syncReplicated() == 6)
+            #expect(replica.durableSequence == 6)
+            #expect(try replica.framedRecords(after: 2, maxBytes: 1 << 20) == records)
+            // A restart starts from the log: the same six, numbered as the primary's.
+            replica.close()
+            replicaDirectory = nil
+            let reopened = try #require(try DataDirectory(path: root + "/r").graph(named: "g"))
+            #expect(reopened.appliedSequence == 6 && reopened.durableSequence == 6)
+            #expect(reopened.read { $0.dump() } == primary.read { $0.dump() })
         }
     }
 

@@ -111,8 +111,11 @@ struct CommandTable: Sendable {
             CommandSpec(name: "wait", arity: 3, flags: [],
                         summary: "WAIT numreplicas timeout: waits for replicas to apply this connection's last write.",
                         handler: ReplicationCommands.wait),
+            CommandSpec(name: "waitaof", arity: 4, flags: [],
+                        summary: "WAITAOF numlocal numreplicas timeout: waits for this connection's last write to be durable here and on replicas.",
+                        handler: ReplicationCommands.waitDurable),
             CommandSpec(name: "graphd.WAITSEQ", arity: 4, flags: [],
-                        summary: "GRAPHD.WAITSEQ graph sequence timeout: waits until this server has the graph up to sequence.",
+                        summary: "GRAPHD.WAITSEQ graph sequence timeout: waits until this server has applied the graph up to sequence.",
                         handler: ReplicationCommands.waitSequence),
             CommandSpec(name: "graphd.PULL", arity: -4, flags: [],
                         summary: "GRAPHD.PULL …: a replica's request for the log records after its positions (ReplicationStream).",
@@ -215,6 +218,11 @@ struct CommandTable: Sendable {
             return .keepOpen
         }
         guard let outcome = handler(&invocation, context, &reply) else { return nil }
+        // Every command that committed to a graph's log (or removed a graph) moved the
+        // connection's last write: the followers' pulls waiting for news wake now.
+        if spec.flags.contains(.write), invocation.session.lastWrite != session.lastWrite {
+            context.replication.recordsWritten()
+        }
         session = invocation.session
         let failed = reply.bytes.count > replyStart && reply.bytes[replyStart] == UInt8(ascii: "-")
         context.statistics.record(command: spec.key, duration: ContinuousClock.now - started, failed: failed)

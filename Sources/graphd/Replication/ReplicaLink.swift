@@ -2,7 +2,9 @@
 // primary over RESP (AUTH when a password is set), makes sure it is a graphd and not this
 // server, then pulls (ReplicationStream) in a loop: records are checked and appended to the
 // replica's own logs (GraphStore.appendReplicated), snapshots installed, dropped graphs
-// deleted. Each pull names the positions reached, which acknowledges them. A record that
+// deleted. Each pull names the positions reached, which acknowledges them: what was applied
+// goes out at once, while a thread beside the link (ReplicaSyncer) fsyncs it; what is durable
+// goes out on the pull after that fsync. A record that
 // fails its checks stops that graph's applying and asks for a full copy instead — the link
 // never crash-loops; a broken connection reconnects with a growing pause. The link ends
 // when the role changes (REPLICAOF), checked between pulls.
@@ -20,9 +22,13 @@ final class ReplicaLink: @unchecked Sendable {
     private var resync: Set<String> = []
     /// The pause before the next connection attempt; grows while attempts fail.
     private var pause: Duration = .milliseconds(100)
+    /// Makes what this link applies durable, beside it.
+    private let syncer: ReplicaSyncer
 
     /// How long one pull waits at the primary for a write before it answers empty.
     static let pullWaitMilliseconds = 500
+    /// The same while an fsync runs here: about one fsync, after which the next pull reports it.
+    static let syncingPullWaitMilliseconds = 1
     /// Bytes of records one pull asks for at most.
     static let pullBytes = 4 << 20
 
@@ -30,6 +36,7 @@ final class ReplicaLink: @unchecked Sendable {
         self.context = context
         self.generation = generation
         self.primary = primary
+        syncer = ReplicaSyncer(context: context)
     }
 
     /// Starts the link for `generation` on a thread of its own (nothing when the role is primary).
@@ -47,6 +54,8 @@ final class ReplicaLink: @unchecked Sendable {
     private var isCurrent: Bool { context.replication.isCurrent(generation) }
 
     private func run() {
+        syncer.start()
+        defer { syncer.stop() }
         while isCurrent {
             do throws(ReplicationError) {
                 try follow()
@@ -71,9 +80,14 @@ final class ReplicaLink: @unchecked Sendable {
         try handshake(client)
         var caughtUp = false
         while isCurrent {
+            // The pull acknowledges what was applied at once, before the fsync (ReplicaSyncer)
+            // that makes it durable. While an fsync is under way the pull waits at the primary
+            // only briefly, so that a pull reporting the durable position follows the fsync
+            // even when no write comes.
+            let wait = !caughtUp ? 0 : syncer.isBusy ? Self.syncingPullWaitMilliseconds : Self.pullWaitMilliseconds
             let reply: RESPClientReply
             do {
-                reply = try client.command(bytes: pullRequest(wait: caughtUp ? Self.pullWaitMilliseconds : 0), binary: true)
+                reply = try client.command(bytes: pullRequest(wait: wait), binary: true)
             } catch {
                 throw .link(error.description)
             }
@@ -146,13 +160,14 @@ final class ReplicaLink: @unchecked Sendable {
         }
     }
 
-    /// GRAPHD.PULL with this replica's position in every graph.
+    /// GRAPHD.PULL with this replica's position in every graph: applied, and durable.
     private func pullRequest(wait: Int) -> [[UInt8]] {
         var words = ["GRAPHD.PULL", String(wait), String(Self.pullBytes), String(context.port), context.replication.runID]
         for name in context.dataDirectory.graphNames() {
             guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
             let history = (resync.contains(name) ? ReplicationStream.resyncPrefix : "") + ReplicationStream.history(of: store)
-            words += [name, history, String(store.durableSequence)]
+            let applied = store.appliedSequence
+            words += [name, history, "\(applied)/\(min(store.durableSequence, applied))"]
         }
         return words.map { Array($0.utf8) }
     }
@@ -215,6 +230,8 @@ final class ReplicaLink: @unchecked Sendable {
                 }
                 // The primary's history continues this one (or is it): take it, so the two compare.
                 if let history { try store.adoptHistory(history) }
+                // Synced also when a record fails: those before it are applied.
+                defer { syncer.add(name) }
                 _ = try store.appendReplicated(payload)
                 context.replication.replicaApplied()
             case "snapshot":

@@ -1,7 +1,8 @@
 // ReplicationStream.swift — the primary's side of replication. A replica pulls: it sends
-//   GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> [<graph> <history> <applied>]…
-// naming each graph it holds, the history it follows and the last sequence it applied (and
-// made durable); that is also its acknowledgement. The primary answers an array of entries,
+//   GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> [<graph> <history> <applied>[/<durable>]]…
+// naming each graph it holds, the history it follows, the last sequence it applied and the
+// last it made durable (the same when `/<durable>` is left out); that is also its
+// acknowledgement (WAIT counts applied, WAITAOF durable). The primary answers an array of entries,
 // one per graph with something to do:
 //   [records,  graph, history, "",   <records after `applied`, framed exactly as in the log>]
 //   [snapshot, graph, history, fork, <a snapshot file's bytes: the graph as of a durable record>]
@@ -45,6 +46,25 @@ enum ReplicationStream {
     struct Position: Sendable, Equatable {
         var history: String
         var applied: UInt64
+        /// Never past `applied`.
+        var durable: UInt64
+
+        /// `<applied>` or `<applied>/<durable>`.
+        init?(history: String, word: String) {
+            let parts = word.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count <= 2, let applied = UInt64(parts[0]) else { return nil }
+            guard let durable = parts.count == 2 ? UInt64(parts[1]) : applied, durable <= applied else { return nil }
+            self.history = history
+            self.applied = applied
+            self.durable = durable
+        }
+
+        /// What the primary keeps of it for WAIT and INFO: the history's id, without the
+        /// resync mark and the ancestors.
+        var follower: FollowerPosition {
+            let id = history.drop { String($0) == ReplicationStream.resyncPrefix }.prefix { $0 != "," }
+            return FollowerPosition(history: String(id), applied: applied, durable: durable)
+        }
     }
 
     /// What a pull asks, parsed.
@@ -63,8 +83,8 @@ enum ReplicationStream {
                   let port = Int(invocation.text(2)), (0...65535).contains(port) else { return nil }
             var positions: [String: Position] = [:]
             for i in stride(from: 4, to: arguments.count, by: 3) {
-                guard let applied = UInt64(invocation.text(i + 2)) else { return nil }
-                positions[invocation.text(i)] = Position(history: invocation.text(i + 1), applied: applied)
+                guard let position = Position(history: invocation.text(i + 1), word: invocation.text(i + 2)) else { return nil }
+                positions[invocation.text(i)] = position
             }
             return PullRequest(waitMilliseconds: min(wait, maximumWaitMilliseconds), maxBytes: maxBytes,
                                listeningPort: port, runID: invocation.text(3), positions: positions)
@@ -98,7 +118,8 @@ enum ReplicationStream {
     /// `GRAPHD.PULL …` (see the file's header).
     static let pull: CommandHandler = { invocation, context, reply in
         guard let request = PullRequest.parse(invocation) else {
-            reply.error("ERR syntax: GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> [<graph> <history> <applied>]…")
+            reply.error("ERR syntax: GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> "
+                        + "[<graph> <history> <applied>[/<durable>]]…")
             return .keepOpen
         }
         guard request.runID != context.replication.runID else {
@@ -113,7 +134,7 @@ enum ReplicationStream {
         let port = request.listeningPort > 0 ? request.listeningPort : session.replicaListeningPort
         let host = hostPart(of: session.peerAddress)
         context.replication.followerAcknowledged(connection: session.id, address: ReplicationAddress(host: host, port: port),
-                                                 applied: request.positions.mapValues(\.applied))
+                                                 positions: request.positions.mapValues(\.follower))
         let deadline = ContinuousClock.now + .milliseconds(request.waitMilliseconds)
         var entries: [Entry] = []
         while true {
