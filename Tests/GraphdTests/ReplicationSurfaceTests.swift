@@ -288,6 +288,9 @@ struct ReplicationSurfaceTests {
         #expect(try client.command("GRAPHD.WAITSEQ", "g", "0", "10") == .integer(0))
         #expect(try client.command("GRAPHD.PULL", "x", "1", "1").description.hasPrefix("-ERR syntax"))
         #expect(try client.command("GRAPHD.PULL", "0", "100", "1", "someone", "g", "h").description.hasPrefix("-ERR syntax"))
+        #expect(try client.command("GRAPHD.PULL", "0", "100", "1", "someone", "g", "h", "1/2").description.hasPrefix("-ERR syntax"),
+                "durable past applied")
+        #expect(try client.command("GRAPHD.PULL", "0", "100", "1", "someone", "g", "h", "2/1/copy").description.hasPrefix("-ERR syntax"))
         let runID = try #require(field(try infoLines(client, "server"), "run_id"))
         #expect(try client.command("GRAPHD.PULL", "0", "100", "1", runID)
                 == .error("ERR a server cannot replicate from itself (REPLICAOF names this server)"))

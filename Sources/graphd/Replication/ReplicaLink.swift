@@ -24,6 +24,15 @@ final class ReplicaLink: @unchecked Sendable {
     private var pause: Duration = .milliseconds(100)
     /// Makes what this link applies durable, beside it.
     private let syncer: ReplicaSyncer
+    /// Copies arriving in parts, by graph: installed once complete.
+    private var incoming: [String: IncomingCopy] = [:]
+
+    /// A full copy being received in parts (ReplicationStream's `part` entries).
+    private struct IncomingCopy {
+        var id: String
+        var total: Int
+        var bytes: [UInt8]
+    }
 
     /// How long one pull waits at the primary for a write before it answers empty.
     static let pullWaitMilliseconds = 500
@@ -119,7 +128,7 @@ final class ReplicaLink: @unchecked Sendable {
         }
     }
 
-    private static func isSnapshot(_ entry: RESPClientReply) -> Bool { kind(of: entry) == "snapshot" }
+    private static func isSnapshot(_ entry: RESPClientReply) -> Bool { ["snapshot", "part"].contains(kind(of: entry)) }
 
     /// An entry's kind (`records`, `snapshot`, `drop`, `refused`).
     private static func kind(of entry: RESPClientReply) -> String {
@@ -160,16 +169,42 @@ final class ReplicaLink: @unchecked Sendable {
         }
     }
 
-    /// GRAPHD.PULL with this replica's position in every graph: applied, and durable.
+    /// GRAPHD.PULL with this replica's position in every graph: applied, and durable, and how
+    /// much it has of a copy arriving in parts (of a graph it may not hold yet).
     private func pullRequest(wait: Int) -> [[UInt8]] {
         var words = ["GRAPHD.PULL", String(wait), String(Self.pullBytes), String(context.port), context.replication.runID]
-        for name in context.dataDirectory.graphNames() {
-            guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
-            let history = (resync.contains(name) ? ReplicationStream.resyncPrefix : "") + ReplicationStream.history(of: store)
-            let applied = store.appliedSequence
-            words += [name, history, "\(applied)/\(min(store.durableSequence, applied))"]
+        for name in Set(context.dataDirectory.graphNames()).union(incoming.keys).sorted() {
+            let store = (try? context.dataDirectory.graph(named: name)) ?? nil
+            if store == nil && incoming[name] == nil { continue }
+            var history = "none", position = "0/0"
+            if let store {
+                history = (resync.contains(name) ? ReplicationStream.resyncPrefix : "") + ReplicationStream.history(of: store)
+                let applied = store.appliedSequence
+                position = "\(applied)/\(min(store.durableSequence, applied))"
+            }
+            if let copy = incoming[name] { position += "/\(copy.id)@\(copy.bytes.count)" }
+            words += [name, history, position]
         }
         return words.map { Array($0.utf8) }
+    }
+
+    /// Installs a full copy of graph `name` (a snapshot file's bytes), after setting aside the
+    /// records this replica holds past `fork` (never on the primary).
+    private func install(_ name: String, snapshot: [UInt8], history: GraphHistory?, fork forkBytes: [UInt8]) throws(StoreError) {
+        if let fork = UInt64(String(decoding: forkBytes, as: UTF8.self)),
+           let current = try context.dataDirectory.graph(named: name), current.durableSequence > fork {
+            setAside(current, after: fork)
+        }
+        guard let history else {
+            context.log("replica link: graph '\(name)': the copy names no valid history; ignored")
+            return
+        }
+        let started = ContinuousClock.now
+        let store = try context.dataDirectory.installReplicated(named: name, snapshot: snapshot, history: history)
+        resync.remove(name)
+        context.replication.replicaApplied()
+        context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence), "
+                    + "\(snapshot.count) bytes, loaded and installed in \(ContinuousClock.now - started))")
     }
 
     /// Keeps the records of `store` after `fork` — this server's writes its new primary never
@@ -213,14 +248,16 @@ final class ReplicaLink: @unchecked Sendable {
 
     /// Applies one entry of a pull's reply. A failure is logged and that graph resynced.
     private func apply(_ entry: RESPClientReply) {
-        guard case .array(let parts) = entry, parts.count == 5,
+        guard case .array(let parts) = entry, parts.count == 5 || parts.count == 6,
               case .data(let kindBytes) = parts[0], case .data(let nameBytes) = parts[1], case .data(let historyBytes) = parts[2],
-              case .data(let forkBytes) = parts[3], case .data(let payload) = parts[4] else {
+              case .data(let forkBytes) = parts[3], case .data(let payload) = parts[parts.count - 1] else {
             context.log("replica link: an entry of GRAPHD.PULL's reply is malformed; ignored")
             return
         }
         let kind = String(decoding: kindBytes, as: UTF8.self), name = String(decoding: nameBytes, as: UTF8.self)
         let history = GraphHistory(wire: String(decoding: historyBytes, as: UTF8.self))
+        // Anything else for this graph means the primary no longer sends that copy.
+        if kind != "part" { incoming[name] = nil }
         do throws(StoreError) {
             switch kind {
             case "records":
@@ -235,20 +272,32 @@ final class ReplicaLink: @unchecked Sendable {
                 _ = try store.appendReplicated(payload)
                 context.replication.replicaApplied()
             case "snapshot":
-                if let fork = UInt64(String(decoding: forkBytes, as: UTF8.self)),
-                   let current = try context.dataDirectory.graph(named: name), current.durableSequence > fork {
-                    setAside(current, after: fork)
-                }
-                guard let history else {
-                    context.log("replica link: graph '\(name)': the copy names no valid history; ignored")
+                try install(name, snapshot: payload, history: history, fork: forkBytes)
+            case "part":
+                guard case .data(let placeBytes) = parts[4] else { return }
+                let place = String(decoding: placeBytes, as: UTF8.self).split(separator: " ")
+                guard place.count == 3, let offset = Int(place[1]), let total = Int(place[2]) else {
+                    context.log("replica link: graph '\(name)': a part of a copy is malformed; ignored")
                     return
                 }
-                let started = ContinuousClock.now
-                let store = try context.dataDirectory.installReplicated(named: name, snapshot: payload, history: history)
-                resync.remove(name)
-                context.replication.replicaApplied()
-                context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence), "
-                            + "\(payload.count) bytes, loaded and installed in \(ContinuousClock.now - started))")
+                let id = String(place[0])
+                if offset == 0 {
+                    incoming[name] = IncomingCopy(id: id, total: total, bytes: [])
+                    incoming[name]!.bytes.reserveCapacity(total)
+                }
+                guard var copy = incoming[name], copy.id == id, copy.bytes.count == offset, offset + payload.count <= total else {
+                    // Not the next part of the copy under way: the next pull names none, and gets a new one.
+                    incoming[name] = nil
+                    context.log("replica link: graph '\(name)': a part of a copy does not follow what came before; starting over")
+                    return
+                }
+                incoming[name] = nil   // a single owner of the buffer while it grows
+                copy.bytes += payload
+                guard copy.bytes.count == total else {
+                    incoming[name] = copy
+                    return
+                }
+                try install(name, snapshot: copy.bytes, history: history, fork: forkBytes)
             case "refused":
                 let reason = String(decoding: payload, as: UTF8.self)
                 context.replication.linkChanged(generation: generation, to: .sync, error: "graph '\(name)': \(reason)")

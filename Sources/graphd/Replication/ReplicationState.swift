@@ -69,6 +69,8 @@ struct ReplicationSettings: Sendable, Equatable {
 final class ReplicationState: Sendable {
     /// 40 hex characters, new for every process (Sentinel's reboot detection).
     let runID: String
+    /// The full copies this primary is sending in parts.
+    let copies = ReplicationCopies()
     /// The password a replica gives its primary (--masterauth, else --requirepass); nil: none.
     let primaryPassword: String?
 
