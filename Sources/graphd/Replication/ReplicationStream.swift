@@ -10,7 +10,6 @@
 //   [snapshot, graph, history, fork, <a snapshot file's bytes: the graph as of a durable record>]
 //   [part,     graph, history, fork, <copy-id> <offset> <total>, <that snapshot's bytes from offset>]
 //   [drop,     graph, "",      "",   ""]                        (the primary has no such graph)
-//   [refused,  graph, "",      "",   <why>]                     (from earlier primaries; no more)
 // A snapshot larger than `partBytes` goes in parts, from one snapshot the primary keeps
 // (ReplicationCopies) until the replica has it all; the replica installs it then.
 // `fork` is the last sequence the replica's records share with the primary's: a replica that
