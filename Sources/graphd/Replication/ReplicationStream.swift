@@ -141,7 +141,7 @@ enum ReplicationStream {
     static let pull: CommandHandler = { invocation, context, reply in
         guard let request = PullRequest.parse(invocation) else {
             reply.error("ERR syntax: GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> "
-                        + "[<graph> <history> <applied>[/<durable>]]…")
+                        + "[<graph> <history> <applied>[/<durable>[/<copy-id>@<received>]]]…")
             return .keepOpen
         }
         guard request.runID != context.replication.runID else {
