@@ -1,8 +1,9 @@
 // ReplicationLogTests.swift — the store's side of replication: a primary's committed records
 // read back framed as group commit writes them (only durable ones; a copy once compaction took them), a
-// replica appending them so its log equals the primary's, a corrupt record, a gap or a record
-// that does not apply refused with the graph and log kept as they were, a full copy installed
-// with the primary's history, and histories compared on the wire.
+// replica appending them so its log equals the primary's (applied first, durable once synced;
+// a failed sync undoes what was not durable), a corrupt record, a gap or a record that does not
+// apply refused with the graph and log kept as they were, a full copy installed with the
+// primary's history, and histories compared on the wire.
 
 import Testing
 import Foundation
@@ -118,6 +119,32 @@ import GraphTestSupport
             let reopened = try #require(try DataDirectory(path: root + "/r").graph(named: "g"))
             #expect(reopened.appliedSequence == 6 && reopened.durableSequence == 6)
             #expect(reopened.read { $0.dump() } == primary.read { $0.dump() })
+        }
+    }
+
+    @Test("A failed fsync of received records undoes them; received again, they apply after the last durable one, none twice")
+    func failedSyncUndoes() throws {
+        try withTemporaryDirectory { root in
+            let primaryDirectory = try DataDirectory(path: root + "/p")
+            let primary = try primaryDirectory.createGraph(named: "g")
+            try addUsers(primary, 1...2)
+            let faults = FaultyFileSystem()
+            let replicaDirectory = try openData(root + "/r", fileSystem: faults)
+            let replica = try replicaDirectory.installReplicated(named: "g", snapshot: try primary.replicationSnapshot(scratch: root).bytes,
+                                                                 history: primary.history)
+            try addUsers(primary, 3...5)
+            let records = try #require(try primary.framedRecords(after: 2, maxBytes: 1 << 20))
+            #expect(try replica.appendReplicated(records) == 5)
+            faults.inject(.syncFails, where: ".glog")
+            #expect(throws: StoreError.self) { try replica.syncReplicated() }
+            faults.heal()
+            #expect(replica.appliedSequence == 2 && replica.durableSequence == 2, "back to the last durable record")
+            #expect(userIDs(replica) == [1, 2])
+            // The link's next pull names record 2: the same records come again and apply after it.
+            #expect(try replica.appendReplicated(records) == 5)
+            #expect(try replica.syncReplicated() == 5)
+            #expect(userIDs(replica) == [1, 2, 3, 4, 5])
+            #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
         }
     }
 

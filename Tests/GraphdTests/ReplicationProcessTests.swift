@@ -1,5 +1,5 @@
 // ReplicationProcessTests.swift — replication between real graphd processes on loopback: a
-// replica copies a primary, follows its log, serves reads and refuses writes, WAIT and
+// replica copies a primary, follows its log, serves reads and refuses writes, WAIT, WAITAOF and
 // GRAPHD.WAITSEQ; kill -9 of the primary under writes acknowledged with WAIT 1 loses none of
 // them once the replica is promoted; an old primary that comes back as a replica sets its
 // unreplicated tail aside, counts it, and ends equal to the new primary; a replica pointed at
@@ -39,7 +39,7 @@ struct ReplicationProcessTests {
         return Set(reply.rows.compactMap { if case .integer(let n)? = $0.first { n } else { nil } })
     }
 
-    @Test("A replica copies the primary, follows its writes, serves reads, refuses writes; WAIT and GRAPHD.WAITSEQ")
+    @Test("A replica copies the primary, follows its writes, serves reads, refuses writes; WAIT, WAITAOF and GRAPHD.WAITSEQ")
     func replicaFollows() throws {
         let directory = try TemporaryDirectory("graphd-repl")
         defer { directory.remove() }
@@ -55,6 +55,8 @@ struct ReplicationProcessTests {
             #expect(try writer.command("WAIT", "1", "5000") == .integer(1))
         }
         #expect(try count(replica) == 20, "WAIT 1 returned: the replica has applied every write")
+        #expect(try writer.command("WAITAOF", "1", "1", "5000") == .array([.integer(1), .integer(1)]),
+                "the replica reports the last write durable once its fsync returned")
         _ = try writer.command("GRAPH.QUERY", "other", "CREATE (:User {id: 1})")
         #expect(try replica.client().command("GRAPHD.WAITSEQ", "other", "1", "5000") == .integer(1))
         #expect(try count(replica, "other") == 1)
