@@ -148,6 +148,29 @@ import GraphTestSupport
         }
     }
 
+    @Test("Records larger than the log reader's first read, between small ones, are read back whole")
+    func largeRecordsReadWhole() throws {
+        try withTemporaryDirectory { root in
+            let directory = try DataDirectory(path: root + "/p")
+            let primary = try directory.createGraph(named: "g")
+            try addUsers(primary, 1...1)
+            for size in [LogReader.firstChunk * 3, 10, LogReader.firstChunk + 1] {
+                try primary.write { g in
+                    _ = try g.createNode(labels: [g.internLabel("Blob")],
+                                         properties: [(g.internPropertyKey("bytes"), .string(String(repeating: "x", count: size)))])
+                }
+            }
+            try addUsers(primary, 2...2)
+            let records = try #require(try primary.framedRecords(after: 0, maxBytes: 1 << 30))
+            #expect(ReplicaLinkCount.records(records) == 5)
+            #expect(records.count > LogReader.firstChunk * 4)
+            let replicaDirectory = try DataDirectory(path: root + "/r")
+            let replica = try replicaDirectory.createGraph(named: "g")
+            #expect(try replica.appendReplicated(records) == 5)
+            #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
+        }
+    }
+
     @Test("Histories on the wire: the shared sequence of a history and the ones it continues")
     func historiesCompare() throws {
         var primary = GraphHistory.fresh()
