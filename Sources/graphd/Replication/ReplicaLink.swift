@@ -1,12 +1,12 @@
 // ReplicaLink.swift — the replica's side of replication: a thread that connects to the
 // primary over RESP (AUTH when a password is set), makes sure it is a graphd and not this
 // server, then pulls (ReplicationStream) in a loop: records are checked and appended to the
-// replica's own logs (GraphStore.appendReplicated), snapshots installed, dropped graphs
-// deleted. Each pull names the positions reached, which acknowledges them: what was applied
-// goes out at once, while a thread beside the link (ReplicaSyncer) fsyncs it; what is durable
-// goes out on the pull after that fsync. A record that
-// fails its checks stops that graph's applying and asks for a full copy instead — the link
-// never crash-loops; a broken connection reconnects with a growing pause. The link ends
+// replica's own logs (GraphStore.appendReplicated), snapshots installed (collected first when
+// they come in parts), dropped graphs deleted. Each pull names the positions reached, which
+// acknowledges them: what was applied goes out at once, while a thread beside the link
+// (ReplicaSyncer) fsyncs it; what is durable goes out on the pull after that fsync. A record
+// that fails its checks stops that graph's applying and asks for a full copy instead — the
+// link never crash-loops; a broken connection reconnects with a growing pause. The link ends
 // when the role changes (REPLICAOF), checked between pulls.
 
 import Foundation
@@ -276,14 +276,14 @@ final class ReplicaLink: @unchecked Sendable {
             case "part":
                 guard case .data(let placeBytes) = parts[4] else { return }
                 let place = String(decoding: placeBytes, as: UTF8.self).split(separator: " ")
-                guard place.count == 3, let offset = Int(place[1]), let total = Int(place[2]) else {
+                guard place.count == 3, let offset = Int(place[1]), let total = Int(place[2]), offset >= 0, total > 0 else {
                     context.log("replica link: graph '\(name)': a part of a copy is malformed; ignored")
                     return
                 }
                 let id = String(place[0])
                 if offset == 0 {
                     incoming[name] = IncomingCopy(id: id, total: total, bytes: [])
-                    incoming[name]!.bytes.reserveCapacity(total)
+                    incoming[name]!.bytes.reserveCapacity(min(total, 1 << 30))
                 }
                 guard var copy = incoming[name], copy.id == id, copy.bytes.count == offset, offset + payload.count <= total else {
                     // Not the next part of the copy under way: the next pull names none, and gets a new one.
