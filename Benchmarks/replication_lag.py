@@ -15,6 +15,7 @@ every node the primary does.
 """
 import argparse
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -144,6 +145,9 @@ def main():
     finally:
         primary.kill()
         replica.kill()
+        primary.wait()
+        replica.wait()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
