@@ -6,14 +6,16 @@ Starts on 127.0.0.1 a graphd primary and one replica (--replica-of), then for --
 few at a time), while a probe connection writes one node every 10 ms and times from the
 write's acknowledgement to `WAIT 1 1000` returning: the moment the replica has applied it
 (WAIT counts the replicas that applied this connection's last write). Reports the probes'
-p50/p99 and the load actually reached, and checks at the end that the replica holds every
-node the primary does.
+p50/p99, the load actually reached, each server's CPU (cores used over the run), the pulls the
+replica made per second and the load average, and checks at the end that the replica holds
+every node the primary does.
 
   swift build -c release --product graphd
   .build/client-venv/bin/python Benchmarks/replication_lag.py --graphd .build/release/graphd
 """
 import argparse
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -43,6 +45,19 @@ def start(graphd, directory, port, *extra):
             time.sleep(0.02)
     proc.kill()
     raise SystemExit(f"graphd on port {port} did not start")
+
+
+def cpu_seconds(proc):
+    """User plus system CPU time the process has used so far."""
+    with open(f"/proc/{proc.pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pull_calls(client):
+    """How many GRAPHD.PULL the server has answered (INFO commandstats)."""
+    stats = client.info("commandstats").get("cmdstat_graphd.pull", {})
+    return stats.get("calls", 0) if isinstance(stats, dict) else 0
 
 
 def percentile(xs, p):
@@ -97,6 +112,8 @@ def main():
         probe = redis.Redis(port=primary_port, socket_timeout=10)
         lags = []
         began = time.monotonic()
+        cpu_began = cpu_seconds(primary), cpu_seconds(replica)
+        pulls_began = pull_calls(pclient)
         while time.monotonic() - began < args.seconds:
             probe.execute_command("GRAPH.QUERY", "g", "CREATE (:Probe)")
             acked = time.perf_counter()
@@ -107,6 +124,8 @@ def main():
         for t in threads:
             t.join()
         elapsed = time.monotonic() - began
+        cpu = [(cpu_seconds(p) - c) / elapsed for p, c in zip((primary, replica), cpu_began)]
+        pulls = (pull_calls(pclient) - pulls_began) / elapsed
         rate = sum(done) / elapsed
         # The replica ends with every node.
         want = pclient.execute_command("GRAPH.QUERY", "g", "MATCH (n) RETURN count(n)")[1][0][0]
@@ -120,11 +139,15 @@ def main():
         print(f"replication lag: {len(lags)} probes under {rate:.0f} writes/s (--fsync {args.fsync}, "
               f"{os.cpu_count()} cores): write acknowledged → applied on the replica p50 "
               f"{percentile(lags, 50) * 1e3:.2f} ms, p99 {percentile(lags, 99) * 1e3:.2f} ms; "
-              f"replica {have} of {want} nodes")
+              f"CPU: primary {cpu[0]:.2f}, replica {cpu[1]:.2f} cores; {pulls:.0f} pulls/s; "
+              f"replica {have} of {want} nodes; load average {os.getloadavg()[0]:.2f}")
         sys.exit(0 if have == want and len(lags) > 0 else 1)
     finally:
         primary.kill()
         replica.kill()
+        primary.wait()
+        replica.wait()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -72,33 +72,49 @@ extension GraphStore {
         return ReplicationSnapshot(bytes: try file.read(at: 0, count: try file.size()), lastSequence: sequence)
     }
 
+    /// The sequence number of the last record applied (in memory, and written to the log):
+    /// on a replica it runs ahead of `durableSequence` between a batch's apply and its fsync.
+    public var appliedSequence: UInt64 { lock.withReadLock { changes.lastSequence } }
+
     /// Appends `records` (framed as in the log) received from a primary: each is checked (its
     /// checksum, that it decodes, that its sequence is the next one), applied as one
-    /// transaction, written byte for byte to this log; then all are made durable together.
-    /// Returns the last sequence applied. Throws at the first record that fails, with the
-    /// records before it kept: the caller resyncs.
+    /// transaction and written byte for byte to this log, where readers see it at once. It is
+    /// not made durable here: `syncReplicated` does that, so that a replica can acknowledge
+    /// what it applied while the fsync runs. Returns the last sequence applied. Throws at the
+    /// first record that fails, with the records before it kept (and to be synced): the
+    /// caller resyncs.
     public func appendReplicated(_ records: [UInt8]) throws(StoreError) -> UInt64 {
         guard let storage else { throw StoreError(.closed, "graph '\(name)' has no log") }
-        let (last, ticket, failure) = try withWriteLock { () throws(StoreError) -> (UInt64, GroupCommit.Ticket?, StoreError?) in
+        return try withWriteLock { () throws(StoreError) -> UInt64 in
             if closed { throw StoreError(.closed, "graph '\(name)' was deleted or closed; it takes no more writes") }
+            if storage.commit.failureError != nil { try recoverAfterFailedFsyncLocked(storage) }
             guard let log else { throw StoreError(.closed, "graph '\(name)' has no log") }
             var offset = 0
-            var ticket: GroupCommit.Ticket?
-            do throws(StoreError) {
-                while offset < records.count {
-                    let next = try appendOne(records, at: offset, log: log, storage: storage)
-                    ticket = storage.commit.wrote(sequence: log.lastSequence, end: log.end, announced: false)
-                    offset = next
-                }
-            } catch {
-                return (log.lastSequence, ticket, error)
+            while offset < records.count {
+                let next = try appendOne(records, at: offset, log: log, storage: storage)
+                _ = storage.commit.wrote(sequence: log.lastSequence, end: log.end, announced: false)
+                offset = next
             }
-            return (log.lastSequence, ticket, nil)
+            return log.lastSequence
         }
-        // The records before a failing one are applied: make them durable like the rest.
-        if let ticket, storage.options.fsync == .always { try storage.commit.waitUntilDurable(ticket) }
-        if let failure { throw failure }
-        return last
+    }
+
+    /// Makes the records `appendReplicated` wrote durable, as the fsync policy says: under
+    /// `always` one fdatasync for everything written so far; under `everysec` and `no` the
+    /// policy's own flushing (nothing here). Returns `durableSequence` then. A failed fsync
+    /// throws, after the store's recovery cut the log back to its last durable record and
+    /// undid the rest: `appliedSequence` falls back to it, and the replica fetches them again.
+    @discardableResult
+    public func syncReplicated() throws(StoreError) -> UInt64 {
+        guard let storage else { return 0 }
+        if storage.options.fsync == .always {
+            do { try storage.commit.flush() } catch {
+                let outcome = recoverAfterFailedFsync()
+                throw StoreError(.io, "graph '\(name)': fsync of replicated records failed: \(error.message); \(outcome)",
+                                 path: error.path)
+            }
+        }
+        return durableSequence
     }
 
     /// Under the write lock: checks, applies and appends the record at `offset` of `records`;

@@ -1,8 +1,9 @@
 // ReplicationLogTests.swift — the store's side of replication: a primary's committed records
 // read back framed as group commit writes them (only durable ones; a copy once compaction took them), a
-// replica appending them so its log equals the primary's, a corrupt record, a gap or a record
-// that does not apply refused with the graph and log kept as they were, a full copy installed
-// with the primary's history, and histories compared on the wire.
+// replica appending them so its log equals the primary's (applied first, durable once synced;
+// a failed sync undoes what was not durable), a corrupt record, a gap or a record that does not
+// apply refused with the graph and log kept as they were, a full copy installed with the
+// primary's history, and histories compared on the wire.
 
 import Testing
 import Foundation
@@ -34,6 +35,7 @@ import GraphTestSupport
             let records = try #require(try primary.framedRecords(after: 5, maxBytes: 1 << 20))
             #expect(try replica.appendReplicated(records) == 12)
             #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
+            #expect(try replica.syncReplicated() == 12)
             // Nothing new: empty; a new record is there as soon as it is durable.
             #expect(try primary.framedRecords(after: 12, maxBytes: 1 << 20) == [])
             try addUsers(primary, 13...13)
@@ -64,7 +66,8 @@ import GraphTestSupport
             var corrupt = records
             corrupt[corrupt.count - 2] ^= 0xff   // in the last record's payload
             #expect(throws: StoreError.self) { try replica.appendReplicated(corrupt) }
-            #expect(replica.durableSequence == 5, "the two good records before the corrupt one are applied")
+            #expect(replica.appliedSequence == 5, "the two good records before the corrupt one are applied")
+            #expect(try replica.syncReplicated() == 5, "and made durable by the sync that follows")
             let dump = replica.read { $0.dump() }
             // A gap: record 6 is next, not 4 again.
             #expect(throws: StoreError.self) { try replica.appendReplicated(records) }
@@ -75,6 +78,7 @@ import GraphTestSupport
             // A record whose mutations do not fit the graph (created twice) is refused as well.
             let sixth = try #require(try primary.framedRecords(after: 5, maxBytes: 1 << 20))
             #expect(try replica.appendReplicated(sixth) == 6)
+            #expect(try replica.syncReplicated() == 6)
             #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
             // Record 7 of another graph touches node 10, which this graph does not have.
             let other = try primaryDirectory.createGraph(named: "other")
@@ -87,6 +91,83 @@ import GraphTestSupport
             let before = replica.read { $0.dump() }
             #expect(throws: StoreError.self) { try replica.appendReplicated(misfit) }
             #expect(replica.read { $0.dump() } == before && replica.durableSequence == 6)
+        }
+    }
+
+    @Test("Received records are applied and readable before they are durable; the sync makes them durable, a restart keeps what was synced")
+    func appliedBeforeDurable() throws {
+        try withTemporaryDirectory { root in
+            let primaryDirectory = try DataDirectory(path: root + "/p")
+            let primary = try primaryDirectory.createGraph(named: "g")
+            try addUsers(primary, 1...2)
+            var replicaDirectory: DataDirectory? = try DataDirectory(path: root + "/r")
+            let replica = try replicaDirectory!.installReplicated(named: "g", snapshot: try primary.replicationSnapshot(scratch: root).bytes,
+                                                                  history: primary.history)
+            try addUsers(primary, 3...6)
+            let records = try #require(try primary.framedRecords(after: 2, maxBytes: 1 << 20))
+            #expect(try replica.appendReplicated(records) == 6)
+            // Applied: a reader sees all six users; not yet durable (--fsync always syncs in syncReplicated).
+            #expect(replica.appliedSequence == 6 && replica.durableSequence == 2)
+            #expect(replica.read { $0.nodeCount } == 6)
+            #expect(try replica.framedRecords(after: 2, maxBytes: 1 << 20) == [], "a replica's log serves only durable records")
+            #expect(try replica.syncReplicated() == 6)
+            #expect(replica.durableSequence == 6)
+            #expect(try replica.framedRecords(after: 2, maxBytes: 1 << 20) == records)
+            // A restart starts from the log: the same six, numbered as the primary's.
+            replica.close()
+            replicaDirectory = nil
+            let reopened = try #require(try DataDirectory(path: root + "/r").graph(named: "g"))
+            #expect(reopened.appliedSequence == 6 && reopened.durableSequence == 6)
+            #expect(reopened.read { $0.dump() } == primary.read { $0.dump() })
+        }
+    }
+
+    @Test("A failed fsync of received records undoes them; received again, they apply after the last durable one, none twice")
+    func failedSyncUndoes() throws {
+        try withTemporaryDirectory { root in
+            let primaryDirectory = try DataDirectory(path: root + "/p")
+            let primary = try primaryDirectory.createGraph(named: "g")
+            try addUsers(primary, 1...2)
+            let faults = FaultyFileSystem()
+            let replicaDirectory = try openData(root + "/r", fileSystem: faults)
+            let replica = try replicaDirectory.installReplicated(named: "g", snapshot: try primary.replicationSnapshot(scratch: root).bytes,
+                                                                 history: primary.history)
+            try addUsers(primary, 3...5)
+            let records = try #require(try primary.framedRecords(after: 2, maxBytes: 1 << 20))
+            #expect(try replica.appendReplicated(records) == 5)
+            faults.inject(.syncFails, where: ".glog")
+            #expect(throws: StoreError.self) { try replica.syncReplicated() }
+            faults.heal()
+            #expect(replica.appliedSequence == 2 && replica.durableSequence == 2, "back to the last durable record")
+            #expect(userIDs(replica) == [1, 2])
+            // The link's next pull names record 2: the same records come again and apply after it.
+            #expect(try replica.appendReplicated(records) == 5)
+            #expect(try replica.syncReplicated() == 5)
+            #expect(userIDs(replica) == [1, 2, 3, 4, 5])
+            #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
+        }
+    }
+
+    @Test("Records larger than the log reader's first read, between small ones, are read back whole")
+    func largeRecordsReadWhole() throws {
+        try withTemporaryDirectory { root in
+            let directory = try DataDirectory(path: root + "/p")
+            let primary = try directory.createGraph(named: "g")
+            try addUsers(primary, 1...1)
+            for size in [LogReader.firstChunk * 3, 10, LogReader.firstChunk + 1] {
+                try primary.write { g in
+                    _ = try g.createNode(labels: [g.internLabel("Blob")],
+                                         properties: [(g.internPropertyKey("bytes"), .string(String(repeating: "x", count: size)))])
+                }
+            }
+            try addUsers(primary, 2...2)
+            let records = try #require(try primary.framedRecords(after: 0, maxBytes: 1 << 30))
+            #expect(ReplicaLinkCount.records(records) == 5)
+            #expect(records.count > LogReader.firstChunk * 4)
+            let replicaDirectory = try DataDirectory(path: root + "/r")
+            let replica = try replicaDirectory.createGraph(named: "g")
+            #expect(try replica.appendReplicated(records) == 5)
+            #expect(replica.read { $0.dump() } == primary.read { $0.dump() })
         }
     }
 

@@ -197,6 +197,81 @@ struct ReplicationSurfaceTests {
         #expect(!(try monitor.command("INFO", "graphs").description.contains("busy")), "the lock is free again")
     }
 
+    @Test("Every write command moves the connection's last write: WAIT and WAITAOF wait for it, not for an earlier one")
+    func waitFollowsEveryWrite() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let writer = try server.client(), follower = try server.client()
+        // The follower is a replica as the primary sees it: each pull names its positions.
+        func pull(_ positions: [(graph: String, position: String)]) throws {
+            var words = ["GRAPHD.PULL", "0", "1000000", "7000", "a-follower"]
+            for (graph, position) in positions { words += [graph, try history(graph), position] }
+            try follower.send(RESPTestClient.encode(words))
+            #expect(try follower.readReply().items.allSatisfy { $0.items.first != .bulk("refused") })
+        }
+        func run(_ words: [String]) throws -> RESPReply {
+            try writer.send(RESPTestClient.encode(words))
+            return try writer.readReply()
+        }
+        var histories: [String: String] = [:]
+        func history(_ graph: String) throws -> String {
+            if let known = histories[graph] { return known }
+            guard case .bulk(let token)? = try writer.command("GRAPH.RO_QUERY", graph, "RETURN graph.token()").rows.first?.first,
+                  let dash = token.firstIndex(of: "-") else { return "" }
+            histories[graph] = String(token[..<dash])
+            return histories[graph]!
+        }
+        func sequence(_ graph: String) throws -> String {
+            guard case .bulk(let token)? = try writer.command("GRAPH.RO_QUERY", graph, "RETURN graph.token()").rows.first?.first,
+                  let dash = token.firstIndex(of: "-") else { return "" }
+            return String(token[token.index(after: dash)...])
+        }
+        func waited() throws -> RESPReply { try writer.command("WAIT", "1", "1") }
+
+        #expect(try writer.command("WAIT", "1", "1") == .integer(0), "no replica yet")
+        _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1}), (:User {id: 2})")
+        try pull([("g", "0")])
+        #expect(try waited() == .integer(0))
+        // Applied but not yet durable on the replica: WAIT counts it, WAITAOF does not.
+        try pull([("g", "1/0")])
+        #expect(try waited() == .integer(1))
+        #expect(try writer.command("WAITAOF", "1", "1", "1") == .array([.integer(1), .integer(0)]))
+        try pull([("g", "1/1")])
+        #expect(try writer.command("WAITAOF", "1", "1", "1") == .array([.integer(1), .integer(1)]))
+
+        // Each of these commits to g's log; WAIT waits for that record, not the one before.
+        for write in [["GRAPH.QUERY", "g", "CREATE INDEX FOR (u:User) ON (u.id)"],
+                      ["GRAPH.QUERY", "g", "CALL db.idx.fulltext.createNodeIndex('User', 'name')"],
+                      ["GRAPH.QUERY", "g", "CALL social.block(1, 2) YIELD outcome RETURN outcome"],
+                      ["GRAPH.PROFILE", "g", "CREATE (:User {id: 3})"]] {
+            let before = try sequence("g")
+            let reply = try run(write)
+            #expect(!reply.description.hasPrefix("-"), "\(write): \(reply)")
+            let after = try sequence("g")
+            #expect(after != before, "\(write) commits a record")
+            #expect(try waited() == .integer(0), "\(write): the replica is still at \(before)")
+            try pull([("g", after)])
+            #expect(try waited() == .integer(1), "\(write)")
+        }
+        // GRAPH.COPY's write is the destination's record.
+        #expect(try writer.command("GRAPH.COPY", "g", "copy") == .bulk("OK"))
+        #expect(try waited() == .integer(0), "the replica does not have the copy")
+        try pull([("g", try sequence("g")), ("copy", try sequence("copy"))])
+        #expect(try waited() == .integer(1))
+        // GRAPH.DELETE and DEL: reached once the replica no longer has the graph.
+        #expect(try writer.command("GRAPH.DELETE", "copy") == .simple("OK"))
+        #expect(try waited() == .integer(0), "the replica still has the deleted graph")
+        try pull([("g", try sequence("g"))])
+        #expect(try waited() == .integer(1))
+        #expect(try writer.command("DEL", "g") == .integer(1))
+        #expect(try waited() == .integer(0))
+        try pull([])
+        #expect(try waited() == .integer(1))
+        #expect(try writer.command("WAITAOF", "1", "1", "1") == .array([.integer(1), .integer(1)]))
+        #expect(try writer.command("WAITAOF", "x", "1", "1") == .error("ERR value is not an integer or out of range"))
+        #expect(try writer.command("WAITAOF", "1", "1", "-1") == .error("ERR timeout is negative"))
+    }
+
     @Test("Bad arguments to the replication commands get errors, never a crash; a pull naming this server is refused")
     func badArguments() throws {
         let server = try InProcessServer()
@@ -213,6 +288,9 @@ struct ReplicationSurfaceTests {
         #expect(try client.command("GRAPHD.WAITSEQ", "g", "0", "10") == .integer(0))
         #expect(try client.command("GRAPHD.PULL", "x", "1", "1").description.hasPrefix("-ERR syntax"))
         #expect(try client.command("GRAPHD.PULL", "0", "100", "1", "someone", "g", "h").description.hasPrefix("-ERR syntax"))
+        #expect(try client.command("GRAPHD.PULL", "0", "100", "1", "someone", "g", "h", "1/2").description.hasPrefix("-ERR syntax"),
+                "durable past applied")
+        #expect(try client.command("GRAPHD.PULL", "0", "100", "1", "someone", "g", "h", "2/1/copy").description.hasPrefix("-ERR syntax"))
         let runID = try #require(field(try infoLines(client, "server"), "run_id"))
         #expect(try client.command("GRAPHD.PULL", "0", "100", "1", runID)
                 == .error("ERR a server cannot replicate from itself (REPLICAOF names this server)"))

@@ -14,8 +14,12 @@ struct LogCursor: Sendable, Equatable {
 
 /// Reads records of one graph's log directory (segment format: AppendLog.swift).
 struct LogReader {
-    /// How much of a segment is read at a time.
+    /// How much of a segment is read at a time, at most.
     static let chunk = 4 << 20
+    /// The first read of a call: a replica or subscriber that keeps up wants a record or two,
+    /// and a segment is preallocated, so a first read of `chunk` would copy megabytes of zeros
+    /// (on every pull of a replica). Each further read doubles, up to `chunk`.
+    static let firstChunk = 64 << 10
 
     let directory: String
     let fileSystem: FileSystem
@@ -77,6 +81,7 @@ struct LogReader {
     func read(from cursor: LogCursor, through: UInt64, limit: Int) throws(StoreError) -> ([LogRecord], LogCursor)? {
         var records: [LogRecord] = []
         var position = cursor
+        var chunk = Self.firstChunk
         guard position.sequence < through, limit > 0 else { return ([], cursor) }
         let numbers = try segments()
         while records.count < limit, position.sequence < through {
@@ -91,7 +96,8 @@ struct LogReader {
             if position.offset < 0 { position.offset = AppendLog.headerLength }
             var reachedEnd = false
             while records.count < limit, position.sequence < through, !reachedEnd {
-                let count = min(Self.chunk, size - position.offset)
+                let count = min(chunk, size - position.offset)
+                chunk = min(chunk * 2, Self.chunk)
                 guard count >= AppendLog.recordHeaderLength else { reachedEnd = true; break }
                 var bytes = try file.read(at: position.offset, count: count)
                 var at = 0

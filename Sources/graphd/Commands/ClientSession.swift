@@ -19,10 +19,9 @@ struct ClientSession: Sendable, Equatable {
     var libraryVersion = ""
     /// SELECT n. graphd has one keyspace: only 0 is accepted (see docs/protocol.md).
     var database = 0
-    /// The graph and log sequence of this client's last write (WAIT waits for replicas to
-    /// apply it); empty and 0 before any.
-    var lastWriteGraph = ""
-    var lastWriteSequence: UInt64 = 0
+    /// Where this client's last write left its graph (WAIT and WAITAOF wait for replicas to
+    /// have it); nil before any.
+    var lastWrite: WritePosition?
     /// The client port a replica announced (REPLCONF listening-port); 0 for other clients.
     var replicaListeningPort = 0
     /// Commands queued since MULTI (nil: not in a transaction).

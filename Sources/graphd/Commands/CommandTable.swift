@@ -2,6 +2,8 @@
 // place where a request is matched to its command and its arity is checked (Redis's
 // processCommand). Handlers live in *Commands.swift files beside this one.
 
+import GraphStore
+
 /// The command table: specs looked up by case-insensitive name.
 struct CommandTable: Sendable {
     private var specs: [String: CommandSpec] = [:]
@@ -111,8 +113,11 @@ struct CommandTable: Sendable {
             CommandSpec(name: "wait", arity: 3, flags: [],
                         summary: "WAIT numreplicas timeout: waits for replicas to apply this connection's last write.",
                         handler: ReplicationCommands.wait),
+            CommandSpec(name: "waitaof", arity: 4, flags: [],
+                        summary: "WAITAOF numlocal numreplicas timeout: waits for this connection's last write to be durable here and on replicas.",
+                        handler: ReplicationCommands.waitDurable),
             CommandSpec(name: "graphd.WAITSEQ", arity: 4, flags: [],
-                        summary: "GRAPHD.WAITSEQ graph sequence timeout: waits until this server has the graph up to sequence.",
+                        summary: "GRAPHD.WAITSEQ graph sequence timeout: waits until this server has applied the graph up to sequence.",
                         handler: ReplicationCommands.waitSequence),
             CommandSpec(name: "graphd.PULL", arity: -4, flags: [],
                         summary: "GRAPHD.PULL …: a replica's request for the log records after its positions (ReplicationStream).",
@@ -215,6 +220,17 @@ struct CommandTable: Sendable {
             return .keepOpen
         }
         guard let outcome = handler(&invocation, context, &reply) else { return nil }
+        // Every command that committed to a graph's log (or removed a graph) moved the
+        // connection's last write: the followers' pulls waiting for news wake now, or once
+        // the write is durable when its reply waits for that (only durable records ship).
+        if spec.flags.contains(.write), invocation.session.lastWrite != session.lastWrite {
+            if let deferral = DurabilityDeferral.current, !deferral.isEmpty {
+                let replication = context.replication
+                deferral.whenDurableRun { replication.recordsWritten() }
+            } else {
+                context.replication.recordsWritten()
+            }
+        }
         session = invocation.session
         let failed = reply.bytes.count > replyStart && reply.bytes[replyStart] == UInt8(ascii: "-")
         context.statistics.record(command: spec.key, duration: ContinuousClock.now - started, failed: failed)

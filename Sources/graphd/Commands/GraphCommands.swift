@@ -18,12 +18,10 @@ enum GraphCommands {
     /// leaves nothing behind (FalkorDB creates it; see docs/protocol.md).
     static let query: CommandHandler = { invocation, context, reply in
         // On a replica every query runs read-only: a text the write check let through (it
-        // only reads) cannot write after all. A write's sequence is kept for WAIT.
+        // only reads) cannot write after all. A write's position is kept for WAIT.
         let replica = context.replication.isReplica
-        if let (graph, sequence) = runQuery(invocation, context: context, readOnly: replica, commandName: "graph.QUERY",
-                                            reply: &reply) {
-            invocation.session.lastWriteGraph = graph
-            invocation.session.lastWriteSequence = sequence
+        if let written = runQuery(invocation, context: context, readOnly: replica, commandName: "graph.QUERY", reply: &reply) {
+            invocation.session.lastWrite = written
         }
         return .keepOpen
     }
@@ -100,8 +98,8 @@ enum GraphCommands {
     static let delete: CommandHandler = { invocation, context, reply in
         let name = invocation.text(0)
         do throws(StoreError) {
-            if try context.dataDirectory.deleteGraph(named: name) {
-                context.slowLog.reset(graph: name)
+            if let deleted = try deleteGraph(named: name, context: context) {
+                invocation.session.lastWrite = deleted
                 reply.simpleString("OK")
             } else {
                 reply.error(emptyKeyMessage)
@@ -110,6 +108,16 @@ enum GraphCommands {
             reply.error(storeErrorMessage(error))
         }
         return .keepOpen
+    }
+
+    /// Deletes graph `name` (GRAPH.DELETE, DEL): the position of that write (for WAIT), or nil
+    /// when there was no such graph.
+    static func deleteGraph(named name: String, context: ServerContext) throws(StoreError) -> WritePosition? {
+        guard let store = try context.dataDirectory.graph(named: name) else { return nil }
+        let position = WritePosition.deleting(store)
+        guard try context.dataDirectory.deleteGraph(named: name) else { return nil }
+        context.slowLog.reset(graph: name)
+        return position
     }
 
     /// `GRAPH.SLOWLOG key [RESET]` → `[[unix-time, command, query, ms, null]…]`, slowest
@@ -171,11 +179,11 @@ enum GraphCommands {
         return .success(PreparedQuery(graph: invocation.text(0), text: text, arguments: arguments, timeout: timeout))
     }
 
-    /// Runs the query and writes its reply; returns the graph and its log sequence after a
-    /// query that wrote (at least this write's sequence), nil otherwise.
+    /// Runs the query and writes its reply; returns the graph's position after a query that
+    /// wrote (at least this write's sequence), nil otherwise.
     @discardableResult
     private static func runQuery(_ invocation: CommandInvocation, context: ServerContext, readOnly: Bool,
-                                 commandName: String, reply: inout RESPEncoder) -> (String, UInt64)? {
+                                 commandName: String, reply: inout RESPEncoder) -> WritePosition? {
         let prepared: PreparedQuery
         switch prepare(invocation, context: context, commandName: commandName) {
         case .success(let value): prepared = value
@@ -225,16 +233,8 @@ enum GraphCommands {
             QueryErrorReply.write(error, into: &reply)
         }
         guard !readOnly else { return nil }
-        // A write whose reply waits for its sync (DurabilityDeferral) is not published yet:
-        // its own sequence is the one for WAIT, and replicas hear of it once it is durable.
-        if let deferral = DurabilityDeferral.current, let sequence = deferral.lastSequence(of: store) {
-            let replication = context.replication
-            deferral.whenDurableRun { replication.recordsWritten() }
-            return (prepared.graph, sequence)
-        }
-        let after = store.publishedSequence
-        if after > before { context.replication.recordsWritten() }
-        return after > before ? (prepared.graph, after) : nil
+        let written = WritePosition.after(writing: store)
+        return written.sequence > before ? written : nil
     }
 
     /// Runs the query with the limits in force: its timeout here, the row and memory caps

@@ -31,6 +31,7 @@ enum GraphCopyCommand {
                 reply.error("ERR GRAPH.COPY \(sourceName) \(destinationName) failed: \(error)")
                 return .keepOpen
             }
+            invocation.session.lastWrite = WritePosition.after(writing: destination)
             reply.bulkString("OK")
         } catch {
             reply.error(GraphCommands.storeErrorMessage(error))

@@ -56,12 +56,16 @@ enum GraphPlanCommands {
                     return .keepOpen
                 }
             }
+            // `store` was set on every path above that reaches here.
+            let before = store!.publishedSequence
             do throws(QueryError) {
-                // `store` was set on every path above that reaches here.
                 writeLines(try context.engine.profile(prepared.text, on: store!, timeout: prepared.timeout), into: &reply)
             } catch {
                 QueryErrorReply.write(error, into: &reply)
             }
+            // A profiled write commits like GRAPH.QUERY's: WAIT waits for it.
+            let written = WritePosition.after(writing: store!)
+            if written.sequence > before { invocation.session.lastWrite = written }
         } catch {
             reply.error(GraphCommands.storeErrorMessage(error))
         }

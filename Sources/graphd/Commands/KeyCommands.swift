@@ -11,8 +11,8 @@ enum KeyCommands {
         var deleted: Int64 = 0
         for i in invocation.arguments.indices {
             do throws(StoreError) {
-                if try context.dataDirectory.deleteGraph(named: invocation.text(i)) {
-                    context.slowLog.reset(graph: invocation.text(i))
+                if let position = try GraphCommands.deleteGraph(named: invocation.text(i), context: context) {
+                    invocation.session.lastWrite = position
                     deleted += 1
                 }
             } catch {

@@ -1,10 +1,12 @@
 // ReplicaLink.swift — the replica's side of replication: a thread that connects to the
 // primary over RESP (AUTH when a password is set), makes sure it is a graphd and not this
 // server, then pulls (ReplicationStream) in a loop: records are checked and appended to the
-// replica's own logs (GraphStore.appendReplicated), snapshots installed, dropped graphs
-// deleted. Each pull names the positions reached, which acknowledges them. A record that
-// fails its checks stops that graph's applying and asks for a full copy instead — the link
-// never crash-loops; a broken connection reconnects with a growing pause. The link ends
+// replica's own logs (GraphStore.appendReplicated), snapshots installed (collected first when
+// they come in parts), dropped graphs deleted. Each pull names the positions reached, which
+// acknowledges them: what was applied goes out at once, while a thread beside the link
+// (ReplicaSyncer) fsyncs it; what is durable goes out on the pull after that fsync. A record
+// that fails its checks stops that graph's applying and asks for a full copy instead — the
+// link never crash-loops; a broken connection reconnects with a growing pause. The link ends
 // when the role changes (REPLICAOF), checked between pulls.
 
 import Foundation
@@ -20,9 +22,22 @@ final class ReplicaLink: @unchecked Sendable {
     private var resync: Set<String> = []
     /// The pause before the next connection attempt; grows while attempts fail.
     private var pause: Duration = .milliseconds(100)
+    /// Makes what this link applies durable, beside it.
+    private let syncer: ReplicaSyncer
+    /// Copies arriving in parts, by graph: installed once complete.
+    private var incoming: [String: IncomingCopy] = [:]
+
+    /// A full copy being received in parts (ReplicationStream's `part` entries).
+    private struct IncomingCopy {
+        var id: String
+        var total: Int
+        var bytes: [UInt8]
+    }
 
     /// How long one pull waits at the primary for a write before it answers empty.
     static let pullWaitMilliseconds = 500
+    /// The same while an fsync runs here: about one fsync, after which the next pull reports it.
+    static let syncingPullWaitMilliseconds = 1
     /// Bytes of records one pull asks for at most.
     static let pullBytes = 4 << 20
 
@@ -30,6 +45,7 @@ final class ReplicaLink: @unchecked Sendable {
         self.context = context
         self.generation = generation
         self.primary = primary
+        syncer = ReplicaSyncer(context: context)
     }
 
     /// Starts the link for `generation` on a thread of its own (nothing when the role is primary).
@@ -47,6 +63,8 @@ final class ReplicaLink: @unchecked Sendable {
     private var isCurrent: Bool { context.replication.isCurrent(generation) }
 
     private func run() {
+        syncer.start()
+        defer { syncer.stop() }
         while isCurrent {
             do throws(ReplicationError) {
                 try follow()
@@ -71,9 +89,14 @@ final class ReplicaLink: @unchecked Sendable {
         try handshake(client)
         var caughtUp = false
         while isCurrent {
+            // The pull acknowledges what was applied at once, before the fsync (ReplicaSyncer)
+            // that makes it durable. While an fsync is under way the pull waits at the primary
+            // only briefly, so that a pull reporting the durable position follows the fsync
+            // even when no write comes.
+            let wait = !caughtUp ? 0 : syncer.isBusy ? Self.syncingPullWaitMilliseconds : Self.pullWaitMilliseconds
             let reply: RESPClientReply
             do {
-                reply = try client.command(bytes: pullRequest(wait: caughtUp ? Self.pullWaitMilliseconds : 0), binary: true)
+                reply = try client.command(bytes: pullRequest(wait: wait), binary: true)
             } catch {
                 throw .link(error.description)
             }
@@ -105,7 +128,7 @@ final class ReplicaLink: @unchecked Sendable {
         }
     }
 
-    private static func isSnapshot(_ entry: RESPClientReply) -> Bool { kind(of: entry) == "snapshot" }
+    private static func isSnapshot(_ entry: RESPClientReply) -> Bool { ["snapshot", "part"].contains(kind(of: entry)) }
 
     /// An entry's kind (`records`, `snapshot`, `drop`, `refused`).
     private static func kind(of entry: RESPClientReply) -> String {
@@ -146,15 +169,42 @@ final class ReplicaLink: @unchecked Sendable {
         }
     }
 
-    /// GRAPHD.PULL with this replica's position in every graph.
+    /// GRAPHD.PULL with this replica's position in every graph: applied, and durable, and how
+    /// much it has of a copy arriving in parts (of a graph it may not hold yet).
     private func pullRequest(wait: Int) -> [[UInt8]] {
         var words = ["GRAPHD.PULL", String(wait), String(Self.pullBytes), String(context.port), context.replication.runID]
-        for name in context.dataDirectory.graphNames() {
-            guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
-            let history = (resync.contains(name) ? ReplicationStream.resyncPrefix : "") + ReplicationStream.history(of: store)
-            words += [name, history, String(store.durableSequence)]
+        for name in Set(context.dataDirectory.graphNames()).union(incoming.keys).sorted() {
+            let store = (try? context.dataDirectory.graph(named: name)) ?? nil
+            if store == nil && incoming[name] == nil { continue }
+            var history = "none", position = "0/0"
+            if let store {
+                history = (resync.contains(name) ? ReplicationStream.resyncPrefix : "") + ReplicationStream.history(of: store)
+                let applied = store.appliedSequence
+                position = "\(applied)/\(min(store.durableSequence, applied))"
+            }
+            if let copy = incoming[name] { position += "/\(copy.id)@\(copy.bytes.count)" }
+            words += [name, history, position]
         }
         return words.map { Array($0.utf8) }
+    }
+
+    /// Installs a full copy of graph `name` (a snapshot file's bytes), after setting aside the
+    /// records this replica holds past `fork` (never on the primary).
+    private func install(_ name: String, snapshot: [UInt8], history: GraphHistory?, fork forkBytes: [UInt8]) throws(StoreError) {
+        if let fork = UInt64(String(decoding: forkBytes, as: UTF8.self)),
+           let current = try context.dataDirectory.graph(named: name), current.durableSequence > fork {
+            setAside(current, after: fork)
+        }
+        guard let history else {
+            context.log("replica link: graph '\(name)': the copy names no valid history; ignored")
+            return
+        }
+        let started = ContinuousClock.now
+        let store = try context.dataDirectory.installReplicated(named: name, snapshot: snapshot, history: history)
+        resync.remove(name)
+        context.replication.replicaApplied()
+        context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence), "
+                    + "\(snapshot.count) bytes, loaded and installed in \(ContinuousClock.now - started))")
     }
 
     /// Keeps the records of `store` after `fork` — this server's writes its new primary never
@@ -198,14 +248,16 @@ final class ReplicaLink: @unchecked Sendable {
 
     /// Applies one entry of a pull's reply. A failure is logged and that graph resynced.
     private func apply(_ entry: RESPClientReply) {
-        guard case .array(let parts) = entry, parts.count == 5,
+        guard case .array(let parts) = entry, parts.count == 5 || parts.count == 6,
               case .data(let kindBytes) = parts[0], case .data(let nameBytes) = parts[1], case .data(let historyBytes) = parts[2],
-              case .data(let forkBytes) = parts[3], case .data(let payload) = parts[4] else {
+              case .data(let forkBytes) = parts[3], case .data(let payload) = parts[parts.count - 1] else {
             context.log("replica link: an entry of GRAPHD.PULL's reply is malformed; ignored")
             return
         }
         let kind = String(decoding: kindBytes, as: UTF8.self), name = String(decoding: nameBytes, as: UTF8.self)
         let history = GraphHistory(wire: String(decoding: historyBytes, as: UTF8.self))
+        // Anything else for this graph means the primary no longer sends that copy.
+        if kind != "part" { incoming[name] = nil }
         do throws(StoreError) {
             switch kind {
             case "records":
@@ -215,23 +267,37 @@ final class ReplicaLink: @unchecked Sendable {
                 }
                 // The primary's history continues this one (or is it): take it, so the two compare.
                 if let history { try store.adoptHistory(history) }
+                // Synced also when a record fails: those before it are applied.
+                defer { syncer.add(name) }
                 _ = try store.appendReplicated(payload)
                 context.replication.replicaApplied()
             case "snapshot":
-                if let fork = UInt64(String(decoding: forkBytes, as: UTF8.self)),
-                   let current = try context.dataDirectory.graph(named: name), current.durableSequence > fork {
-                    setAside(current, after: fork)
-                }
-                guard let history else {
-                    context.log("replica link: graph '\(name)': the copy names no valid history; ignored")
+                try install(name, snapshot: payload, history: history, fork: forkBytes)
+            case "part":
+                guard case .data(let placeBytes) = parts[4] else { return }
+                let place = String(decoding: placeBytes, as: UTF8.self).split(separator: " ")
+                guard place.count == 3, let offset = Int(place[1]), let total = Int(place[2]), offset >= 0, total > 0 else {
+                    context.log("replica link: graph '\(name)': a part of a copy is malformed; ignored")
                     return
                 }
-                let started = ContinuousClock.now
-                let store = try context.dataDirectory.installReplicated(named: name, snapshot: payload, history: history)
-                resync.remove(name)
-                context.replication.replicaApplied()
-                context.log("replica link: graph '\(name)' copied in full from the primary (through record \(store.durableSequence), "
-                            + "\(payload.count) bytes, loaded and installed in \(ContinuousClock.now - started))")
+                let id = String(place[0])
+                if offset == 0 {
+                    incoming[name] = IncomingCopy(id: id, total: total, bytes: [])
+                    incoming[name]!.bytes.reserveCapacity(min(total, 1 << 30))
+                }
+                guard var copy = incoming[name], copy.id == id, copy.bytes.count == offset, offset + payload.count <= total else {
+                    // Not the next part of the copy under way: the next pull names none, and gets a new one.
+                    incoming[name] = nil
+                    context.log("replica link: graph '\(name)': a part of a copy does not follow what came before; starting over")
+                    return
+                }
+                incoming[name] = nil   // a single owner of the buffer while it grows
+                copy.bytes += payload
+                guard copy.bytes.count == total else {
+                    incoming[name] = copy
+                    return
+                }
+                try install(name, snapshot: copy.bytes, history: history, fork: forkBytes)
             case "refused":
                 let reason = String(decoding: payload, as: UTF8.self)
                 context.replication.linkChanged(generation: generation, to: .sync, error: "graph '\(name)': \(reason)")

@@ -102,6 +102,8 @@ enum ReplicationCommands {
 
     /// `WAIT numreplicas timeout`: blocks until that many replicas applied this connection's
     /// last write (or the timeout in ms passes; 0 waits forever) and replies how many did.
+    /// Applied: in the replica's memory and written to its log, perhaps not yet fsync'ed there
+    /// (Redis's WAIT counts the same); WAITAOF counts replicas that made it durable.
     static let wait: CommandHandler = { invocation, context, reply in
         guard let wanted = Int(invocation.text(0)), let timeout = Int(invocation.text(1)), timeout >= 0 else {
             reply.error(timeoutOrIntegerMessage(invocation))
@@ -111,20 +113,72 @@ enum ReplicationCommands {
             reply.error("ERR WAIT cannot be used with replica instances.")
             return .keepOpen
         }
-        let graph = invocation.session.lastWriteGraph, sequence = invocation.session.lastWriteSequence
-        let reached = { context.replication.followers(atLeast: sequence, of: graph) }
-        let deadline = timeout == 0 ? nil : ContinuousClock.now + .milliseconds(timeout)
-        _ = context.replication.wait(until: deadline) { reached() >= wanted }
+        let write = invocation.session.lastWrite
+        let reached = { followers(having: write, durable: false, context: context) }
+        _ = context.replication.wait(until: deadline(timeout)) { reached() >= wanted }
         reply.integer(Int64(reached()))
         return .keepOpen
     }
 
-    /// `GRAPHD.WAITSEQ graph sequence|token timeout`: blocks until this server has `graph`
-    /// durable up to `sequence` (on a replica: applied and durable) or the timeout in ms passes
-    /// (0: forever); replies the graph's durable sequence then. A change token
-    /// `<history>-<sequence>` (what `RETURN graph.token()` gives on the primary after a write)
-    /// is reached once this graph's history holds that commit: the same history or one that
-    /// continues it. Read-your-writes on a replica, Neo4j-bookmark style.
+    /// `WAITAOF numlocal numreplicas timeout` (Redis 7.2's): blocks until this connection's
+    /// last write is durable here (when `numlocal` is 1) and on `numreplicas` replicas (each
+    /// has fsync'ed it into its own log), or the timeout in ms passes (0: forever); replies
+    /// `[local, replicas]`: 1 or 0, and how many replicas have it durable.
+    static let waitDurable: CommandHandler = { invocation, context, reply in
+        guard let local = Int(invocation.text(0)), let wanted = Int(invocation.text(1)),
+              let timeout = Int(invocation.text(2)), timeout >= 0, local >= 0, wanted >= 0 else {
+            if let timeout = Int(invocation.text(2)), timeout < 0 { reply.error("ERR timeout is negative") } else {
+                reply.error("ERR value is not an integer or out of range")
+            }
+            return .keepOpen
+        }
+        guard !context.replication.isReplica else {
+            reply.error("ERR WAITAOF cannot be used with replica instances. Please also note that writes to replicas "
+                        + "are just local and are not propagated.")
+            return .keepOpen
+        }
+        let write = invocation.session.lastWrite
+        let reached = { (localDurable(write, context: context) ? 1 : 0, followers(having: write, durable: true, context: context)) }
+        let end = deadline(timeout)
+        // Durability here moves without a signal under --fsync everysec: look again every 10 ms.
+        while true {
+            let step = min(end ?? .now + .milliseconds(10), .now + .milliseconds(10))
+            let done = context.replication.wait(until: step) { let (l, r) = reached(); return l >= local && r >= wanted }
+            if done || end.map({ ContinuousClock.now >= $0 }) == true { break }
+        }
+        let (l, r) = reached()
+        reply.arrayHeader(2)
+        reply.integer(Int64(l))
+        reply.integer(Int64(r))
+        return .keepOpen
+    }
+
+    /// The end of a wait of `timeout` ms (0: none).
+    private static func deadline(_ timeout: Int) -> ContinuousClock.Instant? {
+        timeout == 0 ? nil : ContinuousClock.now + .milliseconds(timeout)
+    }
+
+    /// How many replicas have `write` applied or durable (all of them before any write).
+    private static func followers(having write: WritePosition?, durable: Bool, context: ServerContext) -> Int {
+        guard let write else { return context.replication.followers.count }
+        return context.replication.followers(reaching: write, durable: durable)
+    }
+
+    /// Whether `write` is durable in this server's log. A graph since deleted or replaced has
+    /// nothing left to wait for.
+    private static func localDurable(_ write: WritePosition?, context: ServerContext) -> Bool {
+        guard let write, !write.deleted,
+              let store = (try? context.dataDirectory.graph(named: write.graph)) ?? nil,
+              store.history.id == write.history else { return true }
+        return store.durableSequence >= write.sequence
+    }
+
+    /// `GRAPHD.WAITSEQ graph sequence|token timeout`: blocks until this server has applied
+    /// `graph` up to `sequence` (visible to reads; on a replica, made durable a moment later)
+    /// or the timeout in ms passes (0: forever); replies the graph's applied sequence then. A
+    /// change token `<history>-<sequence>` (what `RETURN graph.token()` gives on the primary
+    /// after a write) is reached once this graph's history holds that commit: the same history
+    /// or one that continues it. Read-your-writes on a replica, Neo4j-bookmark style.
     static let waitSequence: CommandHandler = { invocation, context, reply in
         let text = invocation.text(1)
         let token = ChangeToken(text)
@@ -136,13 +190,12 @@ enum ReplicationCommands {
         let store = { ((try? context.dataDirectory.graph(named: graph)) ?? nil) }
         let reached = { () -> Bool in
             guard let store = store() else { return false }
-            let durable = store.durableSequence
-            guard let token else { return durable >= sequence }
-            return durable >= sequence && store.history.contains(token.history, sequence, last: durable)
+            let applied = store.appliedSequence
+            guard let token else { return applied >= sequence }
+            return applied >= sequence && store.history.contains(token.history, sequence, last: applied)
         }
-        let deadline = timeout == 0 ? nil : ContinuousClock.now + .milliseconds(timeout)
-        _ = context.replication.wait(until: deadline, for: reached)
-        reply.integer(Int64(store()?.durableSequence ?? 0))
+        _ = context.replication.wait(until: deadline(timeout), for: reached)
+        reply.integer(Int64(store()?.appliedSequence ?? 0))
         return .keepOpen
     }
 

@@ -32,19 +32,27 @@ enum ReplicaLinkState: String, Sendable {
     case connected
 }
 
+/// Where a replica is in one graph, as it last acknowledged: the history it follows (its id),
+/// the last record it applied, and the last it made durable (never past `applied`).
+struct FollowerPosition: Sendable, Equatable {
+    var history: String
+    var applied: UInt64
+    var durable: UInt64
+}
+
 /// One replica as its primary sees it: where clients reach it and what it acknowledged.
 struct FollowerRecord: Sendable, Equatable {
     /// The replica's connection on this server (CLIENT KILL never kills it by TYPE normal).
     var connection: Int64
     var address: ReplicationAddress
-    /// Per graph: the last sequence the replica applied and made durable (it acknowledges
-    /// only records that are both).
-    var applied: [String: UInt64] = [:]
+    /// Per graph, what the replica applied and made durable (ReplicaLink acknowledges the two
+    /// apart: applied before its fsync, durable after).
+    var positions: [String: FollowerPosition] = [:]
     /// When it last acknowledged (a pull is an acknowledgement).
     var lastAck: ContinuousClock.Instant
 
     /// Sum of applied sequences: the offset INFO reports for it.
-    var offset: UInt64 { applied.values.reduce(0, &+) }
+    var offset: UInt64 { positions.values.reduce(0) { $0 &+ $1.applied } }
 }
 
 /// The replication knobs settable with CONFIG SET.
@@ -61,6 +69,8 @@ struct ReplicationSettings: Sendable, Equatable {
 final class ReplicationState: Sendable {
     /// 40 hex characters, new for every process (Sentinel's reboot detection).
     let runID: String
+    /// The full copies this primary is sending in parts.
+    let copies = ReplicationCopies()
     /// The password a replica gives its primary (--masterauth, else --requirepass); nil: none.
     let primaryPassword: String?
 
@@ -200,12 +210,12 @@ final class ReplicationState: Sendable {
     // MARK: Followers (on a primary)
 
     /// A follower pulled: it is at these positions (an acknowledgement).
-    func followerAcknowledged(connection: Int64, address: ReplicationAddress, applied: [String: UInt64]) {
+    func followerAcknowledged(connection: Int64, address: ReplicationAddress, positions: [String: FollowerPosition]) {
         state.withLock { state in
             var record = state.followers[connection]
                 ?? FollowerRecord(connection: connection, address: address, lastAck: .now)
             record.address = address
-            record.applied = applied
+            record.positions = positions
             record.lastAck = .now
             state.followers[connection] = record
         }
@@ -240,9 +250,9 @@ final class ReplicationState: Sendable {
         return "NOREPLICAS Not enough good replicas to write."
     }
 
-    /// How many followers have applied (and made durable) `graph` up to `sequence`.
-    func followers(atLeast sequence: UInt64, of graph: String) -> Int {
-        state.withLock { state in state.followers.values.filter { ($0.applied[graph] ?? 0) >= sequence }.count }
+    /// How many followers have `write` applied (`durable: false`, WAIT) or durable (WAITAOF).
+    func followers(reaching write: WritePosition, durable: Bool) -> Int {
+        state.withLock { state in state.followers.values.filter { write.isReached(by: $0.positions, durable: durable) }.count }
     }
 
     /// Waits until `condition` holds or `deadline` passes (nil: forever); returns whether it held.

@@ -1,12 +1,17 @@
 // ReplicationStream.swift — the primary's side of replication. A replica pulls: it sends
-//   GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> [<graph> <history> <applied>]…
-// naming each graph it holds, the history it follows and the last sequence it applied (and
-// made durable); that is also its acknowledgement. The primary answers an array of entries,
-// one per graph with something to do:
+//   GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id>
+//               [<graph> <history> <applied>[/<durable>[/<copy-id>@<received>]]]…
+// naming each graph it holds, the history it follows, the last sequence it applied and the
+// last it made durable (the same when `/<durable>` is left out); that is also its
+// acknowledgement (WAIT counts applied, WAITAOF durable). A replica receiving a copy in parts
+// adds the copy's id and the bytes it has (a graph it does not hold yet: history `none`,
+// applied 0). The primary answers an array of entries, one per graph with something to do:
 //   [records,  graph, history, "",   <records after `applied`, framed exactly as in the log>]
 //   [snapshot, graph, history, fork, <a snapshot file's bytes: the graph as of a durable record>]
+//   [part,     graph, history, fork, <copy-id> <offset> <total>, <that snapshot's bytes from offset>]
 //   [drop,     graph, "",      "",   ""]                        (the primary has no such graph)
-//   [refused,  graph, "",      "",   <why>]                     (no copy can be sent: too large)
+// A snapshot larger than `partBytes` goes in parts, from one snapshot the primary keeps
+// (ReplicationCopies) until the replica has it all; the replica installs it then.
 // `fork` is the last sequence the replica's records share with the primary's: a replica that
 // holds records past it (an old primary's unreplicated tail) sets them aside before it
 // installs the copy (ReplicaLink.setAside).
@@ -45,6 +50,32 @@ enum ReplicationStream {
     struct Position: Sendable, Equatable {
         var history: String
         var applied: UInt64
+        /// Never past `applied`.
+        var durable: UInt64
+        /// A copy in parts under way: its id and the bytes the replica has of it.
+        var copy: CopyProgress?
+
+        /// `<applied>`, `<applied>/<durable>` or `<applied>/<durable>/<copy-id>@<received>`.
+        init?(history: String, word: String) {
+            let parts = word.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count <= 3, let applied = UInt64(parts[0]) else { return nil }
+            guard let durable = parts.count >= 2 ? UInt64(parts[1]) : applied, durable <= applied else { return nil }
+            if parts.count == 3 {
+                let fields = parts[2].split(separator: "@")
+                guard fields.count == 2, let received = Int(fields[1]), received >= 0 else { return nil }
+                copy = CopyProgress(id: String(fields[0]), received: received)
+            }
+            self.history = history
+            self.applied = applied
+            self.durable = durable
+        }
+
+        /// What the primary keeps of it for WAIT and INFO: the history's id, without the
+        /// resync mark and the ancestors.
+        var follower: FollowerPosition {
+            let id = history.drop { String($0) == ReplicationStream.resyncPrefix }.prefix { $0 != "," }
+            return FollowerPosition(history: String(id), applied: applied, durable: durable)
+        }
     }
 
     /// What a pull asks, parsed.
@@ -63,21 +94,32 @@ enum ReplicationStream {
                   let port = Int(invocation.text(2)), (0...65535).contains(port) else { return nil }
             var positions: [String: Position] = [:]
             for i in stride(from: 4, to: arguments.count, by: 3) {
-                guard let applied = UInt64(invocation.text(i + 2)) else { return nil }
-                positions[invocation.text(i)] = Position(history: invocation.text(i + 1), applied: applied)
+                guard let position = Position(history: invocation.text(i + 1), word: invocation.text(i + 2)) else { return nil }
+                positions[invocation.text(i)] = position
             }
             return PullRequest(waitMilliseconds: min(wait, maximumWaitMilliseconds), maxBytes: maxBytes,
                                listeningPort: port, runID: invocation.text(3), positions: positions)
         }
     }
 
+    /// How far a replica has received a copy in parts.
+    struct CopyProgress: Sendable, Equatable {
+        var id: String
+        var received: Int
+    }
+
     /// One entry of a pull's reply.
     enum Entry: Sendable {
         case records(graph: String, history: String, bytes: [UInt8])
         case snapshot(graph: String, history: String, fork: UInt64, bytes: [UInt8])
+        case part(graph: String, copy: ReplicationCopies.Copy, offset: Int, count: Int)
         case drop(graph: String)
-        case refused(graph: String, reason: String)
     }
+
+    /// The most of a snapshot one reply carries; a larger one goes in parts. Half the output
+    /// limit leaves room for the rest of the reply and the client's other replies; 64 MiB bounds
+    /// what one reply holds in memory on both sides.
+    static func partBytes(_ context: ServerContext) -> Int { min(context.clientOutputLimit / 2, 64 << 20) }
 
     /// A graph's history on the wire (GraphHistory.wire; docs/replication.md, "Histories").
     static func history(of store: GraphStore) -> String { store.history.wire }
@@ -98,7 +140,8 @@ enum ReplicationStream {
     /// `GRAPHD.PULL …` (see the file's header).
     static let pull: CommandHandler = { invocation, context, reply in
         guard let request = PullRequest.parse(invocation) else {
-            reply.error("ERR syntax: GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> [<graph> <history> <applied>]…")
+            reply.error("ERR syntax: GRAPHD.PULL <wait-ms> <max-bytes> <listening-port> <run-id> "
+                        + "[<graph> <history> <applied>[/<durable>[/<copy-id>@<received>]]]…")
             return .keepOpen
         }
         guard request.runID != context.replication.runID else {
@@ -113,7 +156,7 @@ enum ReplicationStream {
         let port = request.listeningPort > 0 ? request.listeningPort : session.replicaListeningPort
         let host = hostPart(of: session.peerAddress)
         context.replication.followerAcknowledged(connection: session.id, address: ReplicationAddress(host: host, port: port),
-                                                 applied: request.positions.mapValues(\.applied))
+                                                 positions: request.positions.mapValues(\.follower))
         let deadline = ContinuousClock.now + .milliseconds(request.waitMilliseconds)
         var entries: [Entry] = []
         while true {
@@ -124,7 +167,7 @@ enum ReplicationStream {
         }
         reply.arrayHeader(entries.count)
         for entry in entries {
-            reply.arrayHeader(5)
+            if case .part = entry { reply.arrayHeader(6) } else { reply.arrayHeader(5) }
             switch entry {
             case .records(let graph, let history, let bytes):
                 reply.bulkString("records"); reply.bulkString(graph); reply.bulkString(history); reply.bulkString("")
@@ -132,11 +175,12 @@ enum ReplicationStream {
             case .snapshot(let graph, let history, let fork, let bytes):
                 reply.bulkString("snapshot"); reply.bulkString(graph); reply.bulkString(history); reply.bulkString(String(fork))
                 reply.bulkString(bytes)
+            case .part(let graph, let copy, let offset, let count):
+                reply.bulkString("part"); reply.bulkString(graph); reply.bulkString(copy.history); reply.bulkString(String(copy.fork))
+                reply.bulkString("\(copy.id) \(offset) \(copy.bytes.count)")
+                reply.bulkString(Array(copy.bytes[offset..<offset + count]))
             case .drop(let graph):
                 reply.bulkString("drop"); reply.bulkString(graph); reply.bulkString(""); reply.bulkString(""); reply.bulkString("")
-            case .refused(let graph, let reason):
-                reply.bulkString("refused"); reply.bulkString(graph); reply.bulkString(""); reply.bulkString("")
-                reply.bulkString(reason)
             }
         }
         return .keepOpen
@@ -151,8 +195,24 @@ enum ReplicationStream {
         for name in names where budget > 0 {
             guard let store = (try? context.dataDirectory.graph(named: name)) ?? nil else { continue }
             let history = history(of: store)
+            let position = request.positions[name]
+            if let progress = position?.copy {
+                // A copy in parts under way: its next part, while this primary still keeps it
+                // (else, restarted or after a long pause, the replica gets what it needs below).
+                if !snapshotSent, let copy = context.replication.copies.find(runID: request.runID, graph: name, id: progress.id),
+                   progress.received < copy.bytes.count {
+                    let count = min(partBytes(context), copy.bytes.count - progress.received)
+                    entries.append(.part(graph: name, copy: copy, offset: progress.received, count: count))
+                    budget -= count
+                    snapshotSent = true
+                    continue
+                }
+            } else {
+                // The replica installed the copy (or never asked for one): it is not needed any more.
+                context.replication.copies.discard(runID: request.runID, graph: name)
+            }
             var needsCopy = true
-            if let position = request.positions[name], fork(of: position, in: store) == nil {
+            if let position, fork(of: position, in: store) == nil {
                 do throws(StoreError) {
                     if let bytes = try store.framedRecords(after: position.applied, maxBytes: budget) {
                         needsCopy = false
@@ -168,20 +228,21 @@ enum ReplicationStream {
             guard needsCopy, !snapshotSent else { continue }
             do throws(StoreError) {
                 let copy = try store.replicationSnapshot(scratch: context.dataDirectory.path)
-                // One reply past the output limit would close the replica's connection, and it
-                // would retry forever: say why instead.
-                guard copy.bytes.count < context.clientOutputLimit - 4096 else {
-                    let reason = "graph '\(name)' is \(copy.bytes.count) bytes as a snapshot, more than the primary's "
-                        + "--client-output-limit (\(context.clientOutputLimit)): start the primary with a larger limit to copy it"
-                    context.log("replication: \(reason)")
-                    entries.append(.refused(graph: name, reason: reason))
-                    snapshotSent = true
+                let shared = position.map { min(Self.fork(of: $0, in: store) ?? $0.applied, copy.lastSequence) } ?? 0
+                let partBytes = partBytes(context)
+                snapshotSent = true
+                guard copy.bytes.count > partBytes else {
+                    entries.append(.snapshot(graph: name, history: history, fork: shared, bytes: copy.bytes))
+                    budget -= copy.bytes.count
                     continue
                 }
-                let shared = request.positions[name].map { min(Self.fork(of: $0, in: store) ?? $0.applied, copy.lastSequence) } ?? 0
-                entries.append(.snapshot(graph: name, history: history, fork: shared, bytes: copy.bytes))
-                budget -= copy.bytes.count
-                snapshotSent = true
+                // One reply past the output limit would close the replica's connection: in parts.
+                let kept = context.replication.copies.start(runID: request.runID, graph: name, history: history,
+                                                            fork: shared, bytes: copy.bytes)
+                context.log("replication: graph '\(name)' is \(copy.bytes.count) bytes as a snapshot, more than one reply "
+                            + "carries (\(partBytes)): sending it in \((copy.bytes.count + partBytes - 1) / partBytes) parts")
+                entries.append(.part(graph: name, copy: kept, offset: 0, count: partBytes))
+                budget -= partBytes
             } catch {
                 context.log("replication: copying graph '\(name)' for a replica failed: \(error)")
             }
