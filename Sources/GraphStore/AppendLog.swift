@@ -169,6 +169,17 @@ final class AppendLog: @unchecked Sendable {
         usesBlockWrites = true
     }
 
+    /// Writes records with a pwrite each from now on (a replica's received records, which must
+    /// be in the file once applied), after writing what the tail holds; GroupCommit must be
+    /// told (`switchTail(nil)`).
+    func stopBlockWrites() throws(StoreError) {
+        if let tail {
+            try tail.drain(into: file)
+            self.tail = nil
+        }
+        usesBlockWrites = false
+    }
+
     /// Writes `record`, already framed, as record `sequence` committed at `commitTime`: a
     /// write's own record, or one a replica received from its primary byte for byte. On failure
     /// nothing of it is left in the file, and nothing changed here.

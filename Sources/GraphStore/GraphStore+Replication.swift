@@ -89,6 +89,12 @@ extension GraphStore {
             if closed { throw StoreError(.closed, "graph '\(name)' was deleted or closed; it takes no more writes") }
             if storage.commit.failureError != nil { try recoverAfterFailedFsyncLocked(storage) }
             guard let log else { throw StoreError(.closed, "graph '\(name)' has no log") }
+            // Received records go to the file at once (a killed replica keeps what it said it
+            // applied), not to the log's tail, which only a sync writes.
+            if log.usesBlockWrites {
+                try log.stopBlockWrites()
+                storage.commit.switchTail(nil)
+            }
             var offset = 0
             while offset < records.count {
                 let next = try appendOne(records, at: offset, log: log, storage: storage)

@@ -131,6 +131,11 @@ public final class GraphStore: @unchecked Sendable {
             }
             let record: LogRecord
             do throws(StoreError) {
+                if storage.options.fsync == .always && !log.usesBlockWrites {
+                    // A replica promoted: its own writes go through the tail again.
+                    try log.useBlockWrites()
+                    storage.commit.switchTail(log.tail)
+                }
                 record = try log.append(mutations)
             } catch {
                 graph.rollbackTransaction()

@@ -288,6 +288,15 @@ final class GroupCommit: @unchecked Sendable {
         durableEnd = end
     }
 
+    /// The log's records go through `newTail` from now on (nil: they are written as appended).
+    /// Waits for a running sync, which may be writing the old tail.
+    func switchTail(_ newTail: LogTail?) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        while syncing { condition.wait(mutex) }
+        tail = newTail
+    }
+
     /// Starts a new generation after a recovery: the log now ends, durably, at `sequence` in
     /// `newFile` at `end`. Writers still waiting for a record after that are told it was cut.
     func reset(file newFile: LogFile, tail newTail: LogTail?, sequence: UInt64, end: Int) {
