@@ -1,8 +1,9 @@
 // ChangeFeed.swift — the change feed of every graph: each open store's commit observer derives
 // the events of its commits (off the writer's path, on the store's notifier thread, and only
 // while someone listens who is not stalled: a subscriber past its output budget is refilled from
-// the log, so deriving for it alone would only take the writers' CPU), keeps the recent ones in a ring, wakes GRAPH.CHANGES waiters and hands
-// them to the server loop (`FeedSink`), which queues them on subscribers' connections.
+// the log, so deriving for it alone would only take the writers' CPU), keeps the recent ones in
+// a ring, wakes GRAPH.CHANGES waiters and hands them to the server loop (`FeedSink`), which
+// queues them on subscribers' connections.
 // Older commits are read back from the store's retained log (`committedRecords`) and derived again.
 //
 // Locks: the feed's own (never held while calling out); the data directory's store observer
