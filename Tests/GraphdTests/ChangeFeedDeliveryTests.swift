@@ -1,6 +1,9 @@
 // ChangeFeedDeliveryTests.swift — the change feed's delivery promises over real sockets: a
 // subscriber that stops reading falls behind with bounded memory and, reading again, receives
-// every event in order; a subscriber cut off again and again under writes (50 times, or
+// every event in order; a graph whose only subscriber is stalled that way is no longer observed
+// (its events are derived from the log when it reads again) and is observed again once it has
+// caught up, while a stalled subscriber beside a live one leaves the graph observed for the live
+// one, each getting every event in order; a subscriber cut off again and again under writes (50 times, or
 // GRAPHD_FEED_DISCONNECTS), resuming each time
 // from the last commit it saw whole, ends up with exactly the events GRAPH.CHANGES reads back
 // from the log — none lost, none out of order after dropping repeats.
@@ -68,6 +71,89 @@ struct ChangeFeedDeliveryTests {
         }
         #expect(received == expected)
         #expect(try Self.clientList(writer).contains("sub-lag=0"))
+    }
+
+    /// Writes `commits` commits of 60 nodes each, pipelined; returns when all are answered.
+    static func write(_ writer: RESPTestClient, commits: Int, from first: Int) throws {
+        var batch: [UInt8] = []
+        for c in first..<(first + commits) {
+            batch += RESPTestClient.encode(["GRAPH.QUERY", "g", "UNWIND range(1, 60) AS i CREATE (:N {commit: \(c), i: i})"])
+        }
+        try writer.send(batch)
+        for _ in 0..<commits { _ = try writer.readReply() }
+    }
+
+    /// Reads `count` messages' payloads.
+    static func read(_ subscriber: RESPTestClient, _ count: Int) throws -> [String] {
+        var received: [String] = []
+        while received.count < count {
+            guard case .array(let items) = try subscriber.readReply(), case .bulk(let payload)? = items.last else { break }
+            received.append(payload)
+        }
+        return received
+    }
+
+    /// Whether `condition` holds within 20 s (polled: the feed attaches and detaches observers on a queue of its own).
+    static func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !condition() {
+            if ContinuousClock.now > deadline { return false }
+            usleep(1000)  // polling a condition, not timing
+        }
+        return true
+    }
+
+    @Test("A graph whose only subscriber is stalled is not observed; reading again, it gets every event in order, then live ones")
+    func stalledAloneStopsObservation() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let feed = server.context.changeFeed
+        let writer = try server.client(), slow = try RESPTestClient(port: server.port, receiveBuffer: 32 * 1024)
+        _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:Seed)")
+        let start = try ChangeFeedTests.token(writer)
+        _ = try slow.command("SUBSCRIBE", "graphd:g:changes")
+        #expect(Self.eventually { feed.isObserving("g") })
+        // More than its budget and the socket buffers hold: it stalls, and the graph is let go.
+        try Self.write(writer, commits: 800, from: 0)
+        #expect(Self.eventually { !feed.isObserving("g") }, "a graph whose only subscriber is stalled is still observed")
+        try Self.write(writer, commits: 200, from: 800)
+        let end = try ChangeFeedTests.token(writer)
+        let expected = try Self.pulled(writer, since: start, through: end)
+        #expect(expected.count == 1000 * 60)
+        #expect(try Self.read(slow, expected.count) == expected)
+        // Caught up: a new commit reaches it live, which takes observing the graph again.
+        _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:N {commit: 1000})")
+        let next = try Self.pulled(writer, since: end, through: try ChangeFeedTests.token(writer))
+        let arrived = try Self.read(slow, 1)
+        #expect(next.count == 1 && arrived == next)
+        #expect(feed.isObserving("g"))
+    }
+
+    @Test("A stalled subscriber beside a live one: the graph stays observed, the live one gets each commit as it comes, the stalled one all of them in order when it reads")
+    func stalledBesideLive() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let writer = try server.client(), live = try server.client()
+        let slow = try RESPTestClient(port: server.port, receiveBuffer: 32 * 1024)
+        _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:Seed)")
+        let start = try ChangeFeedTests.token(writer)
+        _ = try slow.command("SUBSCRIBE", "graphd:g:changes")
+        _ = try live.command("SUBSCRIBE", "graphd:g:changes")
+        // Twenty commits (1,200 events, well under the budget) at a time, each read by the live
+        // subscriber before the next.
+        var heard: [String] = []
+        for chunk in 0..<40 {
+            try Self.write(writer, commits: 20, from: chunk * 20)
+            heard += try Self.read(live, 20 * 60)
+        }
+        guard case .bulk(let info) = try writer.command("INFO", "clients") else { Issue.record("no INFO"); return }
+        #expect(info.contains("feed_subscriptions:2") && info.contains("feed_subscriptions_behind:1"), "\(info)")
+        #expect(server.context.changeFeed.isObserving("g"))
+        let end = try ChangeFeedTests.token(writer)
+        let expected = try Self.pulled(writer, since: start, through: end)
+        #expect(expected.count == 800 * 60)
+        #expect(heard == expected)
+        #expect(try Self.read(slow, expected.count) == expected)
     }
 
     /// Disconnects in the test below: 50 by default, GRAPHD_FEED_DISCONNECTS=1000 for issue 50's figure.

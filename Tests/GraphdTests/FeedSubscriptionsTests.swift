@@ -1,6 +1,6 @@
 // FeedSubscriptionsTests.swift — the loop's side of the change feed without sockets: a live
-// subscription that passes its output budget falls behind, is refilled from the ring and turns
-// live again; one whose log is gone gets the final error naming its resume token and is closed;
+// subscription that passes its output budget falls behind stalled, is refilled from the ring and
+// turns live again, no longer stalled; one behind for a gap in deliveries is not stalled; one whose log is gone gets the final error naming its resume token and is closed;
 // an `@token` replay whose log is gone gets a reset instead.
 
 import GraphStore
@@ -46,15 +46,39 @@ import Testing
         let skipped = subscriptions.deliver("g", generation: 1, commits: [Self.commit(12)],
                                             through: ChangeToken(history: Self.history, sequence: 12), connections: outputs.connections)
         #expect(skipped.frames.isEmpty && skipped.refills == [1])
+        #expect(skipped.stalls == ["g": 1])
         #expect(subscriptions.lag(of: 1) == 1)
         // Drained: the ring gives commit 12, and the subscription is live again.
         outputs.unsent[1] = 0
         let refilled = subscriptions.refill(1, ring: { _, _, after, _ in after == 11 ? .commits([Self.commit(12)]) : .commits([]) },
                                             connections: outputs.connections)
         #expect(refilled.frames.count == 1 && Self.text(refilled.frames[0].frame).contains("\"token\":\"\(Self.history)-12\""))
+        #expect(refilled.stalls == ["g": -1])
         #expect(subscriptions.lag(of: 1) == 0)
         #expect(subscriptions.deliver("g", generation: 1, commits: [Self.commit(13)],
                                       through: ChangeToken(history: Self.history, sequence: 13), connections: outputs.connections).frames.count == 1)
+    }
+
+    @Test func behindForAGapIsNotStalled() {
+        var subscriptions = FeedSubscriptions()
+        let outputs = Outputs()
+        let name = Array("graphd:g:changes".utf8)
+        _ = subscriptions.subscribe(2, name: name, channel: FeedChannel(name, pattern: false)!, position: Self.position(10),
+                                    connections: outputs.connections)
+        // Commits 11 and 12 were made while the graph was not observed: known by number only.
+        let gap = subscriptions.deliver("g", generation: 1, commits: [], through: ChangeToken(history: Self.history, sequence: 12),
+                                        connections: outputs.connections)
+        #expect(gap.refills == [2] && gap.stalls.isEmpty)
+        #expect(subscriptions.lag(of: 2) == 2)
+        let refilled = subscriptions.refill(2, ring: { _, _, after, _ in after == 10 ? .commits([Self.commit(11), Self.commit(12)]) : .commits([]) },
+                                            connections: outputs.connections)
+        #expect(refilled.frames.count == 2 && refilled.stalls.isEmpty)
+        #expect(subscriptions.lag(of: 2) == 0)
+        // Removing a stalled subscription says so (its graph's count of stalled ones drops).
+        outputs.unsent[2] = FeedSubscriptions.outputBudget + 1
+        #expect(subscriptions.deliver("g", generation: 1, commits: [Self.commit(13)],
+                                      through: ChangeToken(history: Self.history, sequence: 13), connections: outputs.connections).stalls == ["g": 1])
+        #expect(subscriptions.removeAll(of: 2).map { "\($0.graph) \($0.stalled)" } == ["g true"])
     }
 
     @Test func behindPastRetentionGetsOneErrorAndACloses() {

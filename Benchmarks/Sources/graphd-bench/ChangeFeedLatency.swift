@@ -1,12 +1,14 @@
 // ChangeFeedLatency.swift — `graphd-bench changes --port P [--redis-port R]`, the change feed's
 // part: how long a commit takes to reach a change-feed subscriber over loopback, beside Redis's
 // own PUBLISH → subscriber measured in the same run. One thread drives each pair of connections
-// closed-loop (send, wait for the subscriber's message, then the reply), so no sample waits
-// behind another:
+// closed-loop, so no sample waits behind another. It blocks on the one reply it times, then reads
+// the other: a wake-up of its own for a second message would be counted in the second one's time.
+// So the write is timed twice, in two passes:
 //   graphd write → event   GRAPH.QUERY creating one node sent → its node-created event read on
 //                          graphd:<graph>:changes (the write's execution, commit, the notifier,
 //                          the feed's derivation and delivery)
-//   graphd write → reply   the same write's reply (the part of the above a client sees anyway)
+//   graphd write → reply   the same write's reply, the event read after it (the part of the
+//                          above a client waits for anyway: the write itself)
 //   graphd PUBLISH         PUBLISH → message on graphd's plain Pub/Sub (its transport alone)
 //   redis PUBLISH          the same on a real Redis (--redis-port)
 // With --idle-subscribers N, N more connections each subscribe to a user channel of the graph
@@ -14,7 +16,10 @@
 // latencies are measured with them connected.
 // With --paused-events N: writes/s of N pipelined writes without a subscriber, then of N more
 // while one subscriber to graphd:<graph>:changes reads nothing, graphd's RSS growth meanwhile,
-// and whether that subscriber, reading again, gets all N events in order.
+// whether that subscriber, reading again, gets all N events in order, and then of N more
+// without a subscriber again (the graph grows by N nodes a phase, so the paused phase is compared
+// with the mean of the two around it). Beside each rate, graphd's CPU time per write (from
+// /proc/<pid>/stat: the same machine), which other processes' load disturbs less than a rate.
 // Run graphd with --fsync everysec, so that the figure is the feed's and not the disk's.
 
 import Glibc
@@ -29,7 +34,9 @@ enum ChangeFeedLatency {
         let idle = try IdleSubscribers(port: port, graph: graph, count: idleSubscribers)
         defer { idle.close() }
 
-        let (arrival, reply) = try feed(port: port, graph: graph, events: events)
+        let arrival = try feed(port: port, graph: graph, events: events, timingEvent: true)
+        let reply = try feed(port: port, graph: graph, events: events, timingEvent: false)
+        _ = try RESPClient(port: port).call(["GRAPH.DELETE", graph])
         rows.append(("graphd write → event", arrival))
         rows.append(("graphd write → reply", reply))
         rows.append(("graphd PUBLISH → message", try publish(port: port, events: events)))
@@ -51,33 +58,34 @@ enum ChangeFeedLatency {
         return true
     }
 
-    /// Write → event and write → reply, `events` times.
-    static func feed(port: Int, graph: String, events: Int) throws -> (LatencySummary, LatencySummary) {
+    /// Write → event (`timingEvent`) or write → reply, `events` times.
+    static func feed(port: Int, graph: String, events: Int, timingEvent: Bool) throws -> LatencySummary {
         let writer = try RESPClient(port: port), subscriber = try RESPClient(port: port)  // the graph: IdleSubscribers made it
         try subscriber.sendRaw(RESPClient.encode(["SUBSCRIBE", "graphd:\(graph):changes"]))
         _ = try subscriber.readReply()
-        var arrivals: [UInt64] = [], replies: [UInt64] = []
-        arrivals.reserveCapacity(events)
-        replies.reserveCapacity(events)
+        var samples: [UInt64] = []
+        samples.reserveCapacity(events)
         for i in 0..<(events + 1000) {
             let request = RESPClient.encode(["GRAPH.QUERY", graph, "CREATE (:N {id: \(i)})"])
             let start = nowNanoseconds()
             try writer.sendRaw(request)
-            let message = try subscriber.readReply()
-            let arrived = nowNanoseconds()
-            _ = try writer.readReply()
-            let replied = nowNanoseconds()
+            let message: RESPReply, done: UInt64
+            if timingEvent {
+                message = try subscriber.readReply()
+                done = nowNanoseconds()
+                _ = try writer.readReply()
+            } else {
+                _ = try writer.readReply()
+                done = nowNanoseconds()
+                message = try subscriber.readReply()
+            }
             guard case .array(let items)? = Optional(message), case .bulk(let payload)? = items?.last,
                   payload?.contains("\"id\":\(i),") == true else {
                 throw RESPClientError(description: "unexpected message for write \(i): \(message)")
             }
-            if i >= 1000 {
-                arrivals.append(arrived - start)
-                replies.append(replied - start)
-            }
+            if i >= 1000 { samples.append(done - start) }
         }
-        _ = try writer.call(["GRAPH.DELETE", graph])
-        return (LatencySummary(nanoseconds: arrivals), LatencySummary(nanoseconds: replies))
+        return LatencySummary(nanoseconds: samples)
     }
 
     /// PUBLISH → message on a subscriber, `events` times (a payload the size of a feed event's).
@@ -107,7 +115,11 @@ extension ChangeFeedLatency {
         let control = try RESPClient(port: port), writer = try RESPClient(port: port)
         _ = try control.call(["GRAPH.DELETE", graph])
         _ = try control.call(["GRAPH.QUERY", graph, "CREATE (:Seed)"])
+        let pid = try IdleSubscribers.info(control, "server", "process_id")
+        var cpu: [Double] = []
         func write(_ first: Int) throws -> Double {
+            let cpuBefore = cpuSeconds(pid)
+            defer { cpu.append((cpuSeconds(pid) - cpuBefore) / Double(events) * 1e6) }
             let start = nowNanoseconds()
             var i = first
             while i < first + events {
@@ -128,7 +140,7 @@ extension ChangeFeedLatency {
         _ = try subscriber.readReply()
         let before = try IdleSubscribers.rss(control)
         let withPaused = try write(events)
-        let after = try IdleSubscribers.rss(control)
+        let pausedRSS = try IdleSubscribers.rss(control)
         var expected = events, inOrder = true
         let resumed = nowNanoseconds()
         for _ in 0..<events {
@@ -137,17 +149,36 @@ extension ChangeFeedLatency {
             expected += 1
         }
         let drained = Double(nowNanoseconds() - resumed) / 1e9
+        // Gone before the last phase (bounded wait: the server sees the close at once).
+        subscriber.shutdownBoth()
+        let deadline = nowNanoseconds() + 10_000_000_000
+        while try IdleSubscribers.feedSubscriptions(control) > 0 && nowNanoseconds() < deadline { usleep(1000) }
+        let after = try write(2 * events)
         _ = try control.call(["GRAPH.DELETE", graph])
+        let around = (baseline + after) / 2, cpuAround = (cpu[0] + cpu[2]) / 2
+        func µs(_ value: Double) -> String { String(format2: value, decimals: 1) + " µs" }
         print("graphd-bench changes, paused subscriber: \(events) writes each, pipelined 200 at a time")
         print("| figure | value |")
         print("|---|---|")
-        print("| writes/s, no subscriber | \(Int(baseline)) |")
-        print("| writes/s, one subscriber on changes reading nothing | \(Int(withPaused)) (\(String(format2: (1 - withPaused / baseline) * 100, decimals: 1))% fewer) |")
+        print("| writes/s, no subscriber, before / after | \(Int(baseline)) / \(Int(after)) |")
+        print("| writes/s, one subscriber on changes reading nothing | \(Int(withPaused)) (\(String(format2: (1 - withPaused / around) * 100, decimals: 1))% fewer than the mean around it) |")
+        print("| graphd CPU per write, no subscriber, before / after | \(µs(cpu[0])) / \(µs(cpu[2])) |")
+        print("| graphd CPU per write, one subscriber reading nothing | \(µs(cpu[1])) (\(String(format2: (cpu[1] / cpuAround - 1) * 100, decimals: 1))% more) |")
         print("| graphd RSS growth, no subscriber (the graph's own) | \(baselineGrowth) bytes |")
-        print("| graphd RSS growth, one subscriber reading nothing | \(after - before) bytes |")
+        print("| graphd RSS growth, one subscriber reading nothing | \(pausedRSS - before) bytes |")
         print("| events received on resuming, in order | \(expected - events) of \(events)\(inOrder ? "" : " (out of order or missing)") in \(String(format2: drained, decimals: 2)) s |")
         return inOrder && expected == 2 * events
     }
+}
+
+/// User and system CPU seconds process `pid` has used.
+func cpuSeconds(_ pid: Int) -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = text.lastIndex(of: ")") else { return 0 }
+    // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 /// Connections that each subscribe to one user channel and then only wait (raw sockets: a
@@ -189,7 +220,7 @@ final class IdleSubscribers {
         descriptors = []
     }
 
-    private static func info(_ client: RESPClient, _ section: String, _ field: String) throws -> Int {
+    static func info(_ client: RESPClient, _ section: String, _ field: String) throws -> Int {
         guard case .bulk(let text?) = try client.call(["INFO", section]),
               let line = text.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix(field + ":") }),
               let value = Int(line.dropFirst(field.count + 1)) else {
@@ -199,5 +230,5 @@ final class IdleSubscribers {
     }
 
     static func rss(_ client: RESPClient) throws -> Int { try info(client, "memory", "used_memory_rss") }
-    private static func feedSubscriptions(_ client: RESPClient) throws -> Int { try info(client, "clients", "feed_subscriptions") }
+    static func feedSubscriptions(_ client: RESPClient) throws -> Int { try info(client, "clients", "feed_subscriptions") }
 }

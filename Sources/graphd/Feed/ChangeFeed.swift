@@ -1,7 +1,9 @@
 // ChangeFeed.swift — the change feed of every graph: each open store's commit observer derives
 // the events of its commits (off the writer's path, on the store's notifier thread, and only
-// while someone listens), keeps the recent ones in a ring, wakes GRAPH.CHANGES waiters and hands
-// them to the server loop (`FeedSink`), which queues them on subscribers' connections.
+// while someone listens who is not stalled: a subscriber past its output budget is refilled from
+// the log, so deriving for it alone would only take the writers' CPU), keeps the recent ones in
+// a ring, wakes GRAPH.CHANGES waiters and hands them to the server loop (`FeedSink`), which
+// queues them on subscribers' connections.
 // Older commits are read back from the store's retained log (`committedRecords`) and derived again.
 //
 // Locks: the feed's own (never held while calling out); the data directory's store observer
@@ -56,8 +58,11 @@ final class ChangeFeed: Sendable {
         /// Contiguous derived commits ending at `lastSequence` (when not empty).
         var ring: [DerivedCommit] = []
         var ringHead = 0
-        /// Subscriptions and GRAPH.CHANGES waiters: the store is observed only while some exist.
+        /// Subscriptions and GRAPH.CHANGES waiters: the store is observed only while some exist
+        /// that are not stalled (FeedSubscriptions).
         var listeners = 0
+        var stalled = 0
+        var wantsObserver: Bool { listeners > stalled }
         var waiters: [DispatchSemaphore] = []
 
         /// Events held in `ring[ringHead...]`.
@@ -125,7 +130,7 @@ final class ChangeFeed: Sendable {
             feed.lastSequence = sequence
             feed.clearRing()
             feed.wakeWaiters()
-            if feed.listeners > 0 { scheduleAttachment(name, feed) }
+            if feed.wantsObserver { scheduleAttachment(name, feed) }
             return (old.0, old.1, feed.generation, state.sink)
         }
         guard let changed else { return }
@@ -144,11 +149,11 @@ final class ChangeFeed: Sendable {
         attachments.async { [weak self] in self?.attach(name, feed) }
     }
 
-    /// Observes the store while `feed` has listeners, and not otherwise.
+    /// Observes the store while `feed` has listeners not all stalled, and not otherwise.
     private func attach(_ name: String, _ feed: GraphFeed) {
         while true {
             let (store, generation, wanted, current): (GraphStore?, Int, Bool, CommitObservation?) = state.withLock { _ in
-                (feed.store, feed.generation, feed.listeners > 0, feed.observation)
+                (feed.store, feed.generation, feed.wantsObserver, feed.observation)
             }
             if wanted, current == nil, let store {
                 let observation = store.addCommitObserver { [weak self] records in
@@ -172,7 +177,7 @@ final class ChangeFeed: Sendable {
                 state.withLock { _ in if feed.observation == current { feed.observation = nil } }
             }
             let done: Bool = state.withLock { _ in
-                let settled = (feed.listeners > 0) == (feed.observation != nil) || feed.store == nil
+                let settled = feed.wantsObserver == (feed.observation != nil) || feed.store == nil
                 if settled { feed.attaching = false }
                 return settled
             }
@@ -221,20 +226,25 @@ final class ChangeFeed: Sendable {
                             published: max(token.sequence, store?.publishedSequence ?? 0))
     }
 
-    /// One more (or one fewer: `delta` -1) subscription to `graph`'s events.
-    func listen(_ graph: String, _ delta: Int) {
+    /// One more (or one fewer: `delta` -1) subscription to `graph`'s events, and `stalled` more
+    /// (or fewer) of them stalled: a graph whose every listener is stalled is not observed.
+    func listen(_ graph: String, _ delta: Int, stalled: Int = 0) {
         state.withLock { state in
             let feed = state.feed(graph)
-            let before = feed.listeners
+            let before = feed.wantsObserver
             feed.listeners = max(0, feed.listeners + delta)
+            feed.stalled = max(0, feed.stalled + stalled)
             if feed.listeners == 0, feed.store == nil, feed.waiters.isEmpty, !feed.attaching {
                 // A graph that does not exist keeps no entry (clients may name any number of them).
                 state.graphs[graph] = nil
                 return
             }
-            if (before == 0) != (feed.listeners == 0) { scheduleAttachment(graph, feed) }
+            if before != feed.wantsObserver { scheduleAttachment(graph, feed) }
         }
     }
+
+    /// Whether `graph`'s store is observed now (its events derived as it commits).
+    func isObserving(_ graph: String) -> Bool { state.withLock { $0.graphs[graph]?.observation != nil } }
 
     /// Commits after `sequence` from the ring, up to `limit`.
     func ringCommits(_ graph: String, generation: Int, after sequence: UInt64, limit: Int) -> FeedRead {

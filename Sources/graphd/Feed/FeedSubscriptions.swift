@@ -11,6 +11,13 @@
 // subscriber holds at most about `outputBudget` bytes, and never misses or repeats a commit.
 // A subscription made with `@token` starts behind at the token: the replay is that same refill,
 // and its position message goes out when the cursor reaches the position read at subscribe time.
+//
+// A subscription that fell behind for its budget is *stalled* until it reaches the delivered
+// commit again; the feed stops observing a graph whose every subscription is stalled
+// (ChangeFeed), since their events come from the log anyway. A stalled one that catches up turns
+// live at the last commit delivered; the feed observes again, the commits made meanwhile arrive as
+// a gap, and it is refilled across it like any subscription behind (not stalled: the feed keeps
+// observing while it catches up).
 
 import GraphStore
 
@@ -29,6 +36,8 @@ final class FeedSubscription: @unchecked Sendable {
     var positionAt: UInt64?
     /// A log read for it is running on a worker.
     var readingLog = false
+    /// It fell behind because its connection passed the output budget, and has not caught up since.
+    var stalled = false
 
     init(connection: UInt64, name: [UInt8], channel: FeedChannel, generation: Int) {
         self.connection = connection
@@ -52,14 +61,25 @@ struct FeedOutcome {
     var closing: [UInt64] = []
     /// Connections with subscriptions that fell behind: to refill as soon as their output allows.
     var refills: Set<UInt64> = []
+    /// Change in each graph's count of stalled subscriptions (for ChangeFeed.listen).
+    var stalls: [String: Int] = [:]
 
-    var isEmpty: Bool { frames.isEmpty && logReads.isEmpty && closing.isEmpty && refills.isEmpty }
+    var isEmpty: Bool { frames.isEmpty && logReads.isEmpty && closing.isEmpty && refills.isEmpty && stalls.isEmpty }
 
     mutating func append(_ other: FeedOutcome) {
         frames += other.frames
         logReads += other.logReads
         closing += other.closing
         refills.formUnion(other.refills)
+        stalls.merge(other.stalls, uniquingKeysWith: +)
+    }
+
+    /// `subscription` is stalled from now on (`true`) or no longer.
+    mutating func stall(_ subscription: FeedSubscription, _ stalled: Bool) {
+        guard subscription.stalled != stalled else { return }
+        subscription.stalled = stalled
+        stalls[subscription.channel.graph, default: 0] += stalled ? 1 : -1
+        if stalls[subscription.channel.graph] == 0 { stalls[subscription.channel.graph] = nil }
     }
 }
 
@@ -137,20 +157,22 @@ struct FeedSubscriptions {
         return outcome
     }
 
-    /// Removes `connection`'s subscription `name` (pattern or not); the graph it listened to, if any.
-    mutating func unsubscribe(_ connection: UInt64, name: [UInt8], pattern: Bool) -> String? {
+    /// Removes `connection`'s subscription `name` (pattern or not); the graph it listened to, if
+    /// any, and whether it was stalled.
+    mutating func unsubscribe(_ connection: UInt64, name: [UInt8], pattern: Bool) -> (graph: String, stalled: Bool)? {
         guard let index = byConnection[connection]?.firstIndex(where: { $0.name == name && $0.channel.isPattern == pattern }),
               let subscription = byConnection[connection]?.remove(at: index) else { return nil }
         if byConnection[connection]?.isEmpty == true { byConnection[connection] = nil }
         forget(subscription)
-        return subscription.channel.graph
+        return (subscription.channel.graph, subscription.stalled)
     }
 
-    /// Removes every subscription of a connection; the graphs they listened to, one per subscription.
-    mutating func removeAll(of connection: UInt64) -> [String] {
+    /// Removes every subscription of a connection; the graphs they listened to, one per
+    /// subscription, and whether each was stalled.
+    mutating func removeAll(of connection: UInt64) -> [(graph: String, stalled: Bool)] {
         let held = byConnection.removeValue(forKey: connection) ?? []
         for subscription in held { forget(subscription) }
-        return held.map(\.channel.graph)
+        return held.map { ($0.channel.graph, $0.stalled) }
     }
 
     private mutating func forget(_ subscription: FeedSubscription) {
@@ -205,6 +227,7 @@ struct FeedSubscriptions {
             subscription.generation = generation
             subscription.cursor = nil
             subscription.positionAt = nil
+            outcome.stall(subscription, false)
             outcome.frames.append((subscription.connection, frame(subscription, ChangePayload.reset(token), connections)))
         }
     }
@@ -240,6 +263,7 @@ struct FeedSubscriptions {
             subscription.cursor = commit.sequence - 1
             state.behind.append(subscription)
             outcome.refills.insert(subscription.connection)
+            outcome.stall(subscription, true)
         }
     }
 
@@ -262,6 +286,7 @@ struct FeedSubscriptions {
             guard let cursor = subscription.cursor, cursor >= state.delivered, !subscription.readingLog else { return false }
             if cursor > state.delivered { return false }  // replay read past what was delivered: wait for it
             subscription.cursor = nil
+            outcome.stall(subscription, false)
             notePosition(subscription, at: cursor, state, &outcome, connections)
             return true
         }
@@ -321,6 +346,7 @@ struct FeedSubscriptions {
             // never a silent gap, a reset.
             subscription.positionAt = nil
             subscription.cursor = nil
+            outcome.stall(subscription, false)
             state.behind.removeAll { $0 === subscription }
             outcome.frames.append((subscription.connection, frame(subscription, ChangePayload.reset(state.token), connections)))
         case .gone:
@@ -328,6 +354,7 @@ struct FeedSubscriptions {
                 // An `@token` replay the log can no longer give: reset, then live.
                 subscription.positionAt = nil
                 subscription.cursor = nil
+                outcome.stall(subscription, false)
                 state.behind.removeAll { $0 === subscription }
                 outcome.frames.append((subscription.connection, frame(subscription, ChangePayload.reset(state.token), connections)))
             } else {

@@ -1013,8 +1013,8 @@ final class Server: @unchecked Sendable {
         let feed = context.changeFeed
         for (before, after, pattern) in [(held.channels, now.channels, false), (held.patterns, now.patterns, true)] {
             for name in before where !after.contains(name) {
-                if let graph = feedSubscriptions.unsubscribe(token, name: name, pattern: pattern) {
-                    feed.listen(graph, -1)
+                if let (graph, stalled) = feedSubscriptions.unsubscribe(token, name: name, pattern: pattern) {
+                    feed.listen(graph, -1, stalled: stalled ? -1 : 0)
                     slot.feedSubscriptions -= 1
                     context.statistics.feedSubscriptions.subtract(1, ordering: .relaxed)
                 }
@@ -1048,6 +1048,7 @@ final class Server: @unchecked Sendable {
     private func apply(_ outcome: FeedOutcome, refilling: UInt64? = nil) -> [Connection.Action] {
         var touched: [UInt64] = []
         var actions: [Connection.Action] = []
+        for (graph, delta) in outcome.stalls { context.changeFeed.listen(graph, 0, stalled: delta) }
         for (target, frame) in outcome.frames {
             guard let slot = slots[target] else { continue }
             let result = slot.connection.push(frame)
@@ -1256,8 +1257,8 @@ final class Server: @unchecked Sendable {
         guard let slot = slots.removeValue(forKey: token) else { return }
         pubSubRegistry.removeAll(of: token)
         context.replication.followerLeft(connection: slot.connection.session.id)
-        for graph in feedSubscriptions.removeAll(of: token) {
-            context.changeFeed.listen(graph, -1)
+        for (graph, stalled) in feedSubscriptions.removeAll(of: token) {
+            context.changeFeed.listen(graph, -1, stalled: stalled ? -1 : 0)
             context.statistics.feedSubscriptions.subtract(1, ordering: .relaxed)
         }
         memoryCeiling?.add(-slot.countedBytes)
