@@ -130,6 +130,12 @@ final class Server: @unchecked Sendable {
     private let readPool = DispatchQueue.global(qos: .userInitiated)
     /// Reads presumed quick that found the graph's lock taken: one at a time, each brief.
     private let quickLane = DispatchQueue(label: "graphd.quick-reads", qos: .userInteractive)
+    /// Write queries, by graph name: a graph's writes take its store's lock one at a time
+    /// anyway, and run back to back on one lane they do not contend for it (sixty-four
+    /// connections' threads queued on one write lock were most of the server's context
+    /// switches). A write does not wait for its fsync here (DurabilityDeferral), so a lane
+    /// is held only for the query itself; other graphs' writes take the other lanes.
+    private let writeLanes = (0..<4).map { DispatchQueue(label: "graphd.writes-\($0)", qos: .userInitiated) }
     /// Set by the signal handler (or a test) to stop the loop.
     let stopSignal: StopSignal
 
@@ -440,8 +446,8 @@ final class Server: @unchecked Sendable {
                 // No thread to follow meanwhile: a worker runs it after all (a write on its
                 // connection's queue, as any other write).
                 inlineRunning = false
-                if inlineIsWrite.load(ordering: .relaxed), let slot = slots[read.connection] {
-                    dispatch(read, on: slot.commands, defersDurability: true)
+                if inlineIsWrite.load(ordering: .relaxed) {
+                    dispatch(read, on: writeLane(for: read.request), defersDurability: true)
                 } else {
                     poolReads += 1
                     dispatch(read, on: readPool)
@@ -536,6 +542,13 @@ final class Server: @unchecked Sendable {
 
     /// Runs `job` (a read, or a connection's write or other command) on `queue`, a worker,
     /// posting its reply to the completion queue.
+    /// The write lane of the graph a query names (its first argument).
+    private func writeLane(for request: [[UInt8]]) -> DispatchQueue {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        if request.count > 1 { for byte in request[1] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        return writeLanes[Int(hash % UInt64(writeLanes.count))]
+    }
+
     /// A query that writes (`defersDurability`) does not block its worker until its record is
     /// durable: its reply is posted by the thread that synced the log (DurabilityDeferral), so a
     /// group of writers costs one wake-up of the loop instead of a parked thread each. The
@@ -846,7 +859,11 @@ final class Server: @unchecked Sendable {
                     continue
                 }
                 if reads { poolReads += 1 }
-                dispatch(read, on: reads ? readPool : slot.commands, defersDurability: !reads && isQuery)
+                if !reads && isQuery && session.isAuthenticated {
+                    dispatch(read, on: writeLane(for: request), defersDurability: true)
+                } else {
+                    dispatch(read, on: reads ? readPool : slot.commands, defersDurability: !reads && isQuery)
+                }
             }
         }
     }
