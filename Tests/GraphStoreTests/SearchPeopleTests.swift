@@ -285,4 +285,36 @@ func fixtureNames(limit: Int = .max) throws -> [String] {
             #expect(try find(store, "加藤和") == [2])
         }
     }
+
+    @Test func singleWritesKeepTheWalkEntriesAndPrefixListsExact() throws {
+        // The index is made first, so every name arrives by a single insert: the fuzzy walks'
+        // entry points fill their waiting list and are refiled (FuzzyEntryPoints.swift), and the
+        // lowest ids under busy prefixes are kept through inserts and renames (PrefixLowestIDs.swift).
+        var names = try fixtureNames()
+        var g = Graph()
+        try committed(&g) { g in
+            let user = g.internLabel("User"), name = g.internPropertyKey("name")
+            try g.createFullTextIndex(FullTextIndexDescriptor(entity: .node, schemaID: user.rawValue, keys: [name]))
+            for n in names { _ = try g.createNode(labels: [user], properties: [(name, .string(n))]) }
+        }
+        // Renames of low ids: each leaves the lists of the prefixes its old words were under.
+        try committed(&g) { g in
+            let name = g.propertyKeyID(named: "name")!
+            for id in [0, 1, 2, 3, 5, 8, 13, 21, 34, 55] {
+                names[id] = "Zyx Qwv\(id)"
+                try g.setProperty(name, to: .string(names[id]), of: NodeID(id))
+            }
+        }
+        let reference = PeopleSearchReference(names: names, friends: [Set<Int>](repeating: [], count: names.count))
+        let words = try #require(g.fullTextIndex(.node, g.labelID(named: "User")!.rawValue)?.words(of: g.propertyKeyID(named: "name")!))
+        let letters = "abcdefghijklmnoprstvw".map { String($0) }
+        for query in letters + Self.queryMix(names: names, count: 150, seed: 48) {
+            let expected = reference.search(viewer: nil, query: query)
+            guard let top = try? g.searchPeople(words, viewer: nil, query: query, limit: 10, schema: g.socialSchema()) else {
+                #expect(expected.isEmpty, "\(query)")
+                continue
+            }
+            #expect(top.map(\.node.rawValue) == expected.prefix(10).map { UInt32($0.id) }, "query '\(query)'")
+        }
+    }
 }

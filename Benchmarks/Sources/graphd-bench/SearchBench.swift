@@ -77,9 +77,13 @@ enum SearchCommand {
         let schema = graph.socialSchema()
         if let dir = options.string("export") {
             let referenceCount = try options.int("reference", default: 500)
-            try SearchExport.write(to: dir, names: names, friends: friends, queries: queries, top10: { q in
-                ((try? graph.searchPeople(words, viewer: nil, query: q, limit: 10, schema: schema)) ?? []).map { Int($0.node.rawValue) }
-            }, reference: referenceCount > 0 ? SearchReference(names: names, friends: friends) : nil, referenceCount: referenceCount)
+            // Their own seed, so the timed mixes below draw the same viewers with or without an export.
+            var viewerRandom = SearchRandom(seed: rng.state ^ 0x5EED)
+            let viewers = queries.map { _ in viewerRandom.next(names.count) }
+            try SearchExport.write(to: dir, names: names, friends: friends, queries: queries, top10: { q, viewer in
+                ((try? graph.searchPeople(words, viewer: viewer.map { NodeID($0) }, query: q, limit: 10, schema: schema)) ?? [])
+                    .map { Int($0.node.rawValue) }
+            }, viewers: viewers, reference: referenceCount > 0 ? SearchReference(names: names, friends: friends) : nil, referenceCount: referenceCount)
         }
         var passed = true
         for social in [false, true] where mixes.contains(social ? "social" : "global") {

@@ -4,6 +4,8 @@
 // what `social.searchPeople` searches, in the name alone, not in a username beside it). Entities are added and removed by their property values, so the graph keeps no
 // per-entity copy of the words: a write passes the old and new values.
 
+import Dispatch
+
 /// The dictionaries of one full-text index. Entity ids are node or relationship raw ids.
 public struct FullTextIndex: Sendable, Equatable {
     public internal(set) var descriptor: FullTextIndexDescriptor
@@ -41,18 +43,36 @@ public struct FullTextIndex: Sendable, Equatable {
     }
 
     /// Builds the dictionaries over entities given in ascending id order (see TermTrie+Bulk.swift).
+    /// The RediSearch terms and the people words share nothing but the texts, so each is built
+    /// on a thread of its own (folding and finding the words is most of a build).
     mutating func bulkLoad(_ entities: some Sequence<(UInt32, [PropertyEntry])>) {
-        var termLoad = TermTrieBulkLoad()
-        var wordLoads = [TermTrieBulkLoad](repeating: TermTrieBulkLoad(), count: wordTries.count)
+        var collected: [(id: UInt32, position: Int, text: String)] = []
         for (id, properties) in entities {
             for (position, key) in descriptor.keys.enumerated() {
-                guard case .string(let text) = properties.value(of: key) else { continue }
-                for term in TextTokenizer.terms(text) where !stopTerms.contains(term) { termLoad.add(term, id, to: &terms) }
-                for word in NameFolding.nameWords(text) { wordLoads[position].add(word, id, to: &wordTries[position]) }
+                if case .string(let text) = properties.value(of: key) { collected.append((id, position, text)) }
             }
         }
-        termLoad.finish(into: &terms)
-        for position in wordTries.indices { wordLoads[position].finish(into: &wordTries[position]) }
+        let texts = collected, stop = stopTerms
+        let parts = BulkBuildParts(terms: terms, wordTries: wordTries)
+        terms = TermTrie()
+        wordTries = []
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                var load = TermTrieBulkLoad()
+                for (id, _, text) in texts {
+                    for term in TextTokenizer.terms(text) where !stop.contains(term) { load.add(term, id, to: &parts.terms) }
+                }
+                load.finish(into: &parts.terms)
+            } else {
+                var loads = [TermTrieBulkLoad](repeating: TermTrieBulkLoad(), count: parts.wordTries.count)
+                for (id, position, text) in texts {
+                    for word in NameFolding.nameWords(text) { loads[position].add(word, id, to: &parts.wordTries[position]) }
+                }
+                for position in loads.indices { loads[position].finish(into: &parts.wordTries[position]) }
+            }
+        }
+        terms = parts.terms
+        wordTries = parts.wordTries
     }
 
     /// Adds or removes an entity with these properties (the keys this index reads).
@@ -66,4 +86,16 @@ public struct FullTextIndex: Sendable, Equatable {
     /// Whether `term` is a stop word of this index (a query term that is one matches nothing,
     /// and is left out of an AND, as RediSearch does).
     func isStopTerm(_ term: [UInt32]) -> Bool { stopTerms.contains(term) }
+}
+
+/// The two dictionaries of a bulk build while it runs: `terms` written by one thread only,
+/// `wordTries` by the other, read once both are done.
+private final class BulkBuildParts: @unchecked Sendable {
+    var terms: TermTrie
+    var wordTries: [TermTrie]
+
+    init(terms: TermTrie, wordTries: [TermTrie]) {
+        self.terms = terms
+        self.wordTries = wordTries
+    }
 }

@@ -277,6 +277,34 @@ struct PeopleWordChecker {
         var taken: [UInt32] = []   // ascending
         for typos in 0...budget {
             if need - results.count <= 0 { break }
+            if typos == 0 {
+                // The word itself, then the words it heads: their lowest ids from the node's
+                // list when it keeps one (PrefixLowestIDs.swift), without reading their postings.
+                guard let node = words.node(of: word) else { continue }
+                let own = Int(words.nodes[Int(node)].slot)
+                takeLowest([own >= 0 ? [own] : []], typos: 0, need: need, circle: circle, results: &results, taken: &taken)
+                if need - results.count <= 0 { break }
+                if let (list, complete) = words.prefixLowest.lowest(node) {
+                    let room = need - results.count
+                    var top: [UInt32] = []
+                    for id in list where !taken.binarySearchContains(id) && !circle.contains(id) {
+                        top.append(id)
+                        if top.count == room { break }
+                    }
+                    if top.count == room || complete {
+                        for id in top {
+                            results.append(PersonMatch(node: NodeID(rawValue: id), relation: .other, mutual: 0, typos: 0, lastWordWhole: false))
+                        }
+                        taken.append(contentsOf: top)
+                        taken.sort()
+                        continue
+                    }
+                }
+                var below: [Int] = []
+                words.forEachTermBelow(node) { below.append($0) }
+                takeLowest([[], below], typos: 0, need: need, circle: circle, results: &results, taken: &taken)
+                continue
+            }
             // Both groups of `typos`: the walk with this budget reports fewer-typo words too; skip them.
             var groups = [[Int]](repeating: [], count: 2)
             words.forEachMatch(word, maxDistance: typos, transpositions: true, prefix: true) { m in

@@ -19,8 +19,12 @@ extension PeopleWordChecker {
         var results: [PersonMatch] = []
         levels: for level in 0...budgets.reduce(0, +) {
             // A word whose budget is below the level keeps its table (already at its budget).
-            for i in query.indices where level == 0 || level <= budgets[i] {
-                let table = WordMatchTable(words, word: query[i], budget: min(level, budgets[i]), prefix: i == lastWord)
+            for i in query.indices where level == 0 || level <= budgets[i] || tables[i].prefixTest != nil {
+                // The last word comes last: the others' user counts bound whether it may drive
+                // (a prefix left unlisted is weighed again against the level's new tables).
+                let bound = i == lastWord ? tables.prefix(lastWord).map(\.userCount).min() ?? .max : .max
+                let table = WordMatchTable(words, word: query[i], budget: min(level, budgets[i]), prefix: i == lastWord,
+                                           driverBound: bound)
                 if level == 0 { tables.append(table) } else { tables[i] = table }
             }
             for i in tables.indices where tables[i].isEmpty {
@@ -32,7 +36,8 @@ extension PeopleWordChecker {
             // (HolderFilter.swift), when marking them costs less than the look-ups it saves.
             var filters: [HolderFilter] = []
             if tables[driver].userCount >= 256 {
-                for i in tables.indices where i != driver && tables[i].userCount <= 16 * tables[driver].userCount {
+                for i in tables.indices where i != driver && tables[i].prefixTest == nil
+                    && tables[i].userCount <= 16 * tables[driver].userCount {
                     filters.append(HolderFilter(words, tables[i], idLimit: words.forward.count))
                 }
             }

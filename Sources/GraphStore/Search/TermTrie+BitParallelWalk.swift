@@ -38,14 +38,21 @@ extension TermTrie {
         var masks = [UInt64](repeating: 0, count: maxDepth + 2)
         let queryScripts = LetterScripts.of(query)
         let prunesScripts = m > k
-        var stack = walkStart(queryScripts: queryScripts, prunesScripts: prunesScripts, queryLength: m)
+        // Below the root when the entry points allow it (FuzzyEntryPoints.swift): each entry's
+        // subtree is walked in turn, its path's rows set first.
+        var entryDepth = 0
+        var entries: [Int] = []
+        if keepsForward && transpositions, let depth = FuzzyEntryPoints.startDepth(queryLength: m, typos: k) {
+            entryDepth = depth
+            entries = entryPoints.candidates(query, typos: k, depth: depth)
+        }
+        var stack = entryDepth > 0 ? [] : walkStart(queryScripts: queryScripts, prunesScripts: prunesScripts, queryLength: m)
         let budget = Int32(k)
         states.withUnsafeMutableBufferPointer { s in
         masks.withUnsafeMutableBufferPointer { b in
-            while let (node, depth32, parentBest) = stack.popLast() {
-                let depth = Int(depth32)
-                let n = nodes[Int(node)]
-                let letterMask = mask(n.letter)
+            /// Row `depth` from row `depth - 1` for a node of `letterMask`: returns row k,
+            /// the whole word's distance (.max: over k) and whether the tail can finish.
+            @inline(__always) func step(_ depth: Int, _ letterMask: UInt64) -> (UInt64, Int32, Bool) {
                 b[depth] = letterMask
                 let row = depth * stride, up = row - stride
                 // Transposition: the query's letters j-1, j are this letter and the one before.
@@ -67,39 +74,60 @@ extension TermTrie {
                         previous = v
                     }
                 }
-                let best = min(parentBest, distance)
-                if n.slot >= 0 && !postings[Int(n.slot)].isEmpty && (distance <= budget || (prefix && best <= budget)) {
-                    body(Match(slot: Int(n.slot), wholeDistance: distance <= budget ? Int(distance) : .max,
-                               prefixDistance: prefix ? Int(best) : Int(distance)))
+                return (previous, distance, tailWithin)
+            }
+            var nextEntry = 0
+            while true {
+                if entryDepth > 0 {
+                    guard nextEntry < entries.count else { break }
+                    let r = entries[nextEntry]
+                    nextEntry += 1
+                    let path = entryPoints.path(r, in: self)
+                    var depth = 1
+                    for letter in path.dropLast() { _ = step(depth, mask(letter)); depth += 1 }
+                    stack.append((entryPoints.nodes[r], Int32(entryDepth), Int32(m)))
                 }
-                if previous == 0 || depth >= maxDepth {   // `previous`: the row within k edits
-                    if prefix && best <= budget {
-                        forEachTermBelow(node) { slot in body(Match(slot: slot, wholeDistance: .max, prefixDistance: Int(best))) }
+                while let (node, depth32, parentBest) = stack.popLast() {
+                    let depth = Int(depth32)
+                    let n = nodes[Int(node)]
+                    let letterMask = mask(n.letter)
+                    let row = depth * stride, up = row - stride
+                    let (previous, distance, tailWithin) = step(depth, letterMask)
+                    let best = min(parentBest, distance)
+                    if n.slot >= 0 && !postings[Int(n.slot)].isEmpty && (distance <= budget || (prefix && best <= budget)) {
+                        body(Match(slot: Int(n.slot), wholeDistance: distance <= budget ? Int(distance) : .max,
+                                   prefixDistance: prefix ? Int(best) : Int(distance)))
                     }
-                    continue
-                }
-                let everyChild = prefix && best <= budget
-                if !everyChild && s[row + k - 1] == 0 {
-                    // The row is at the budget: a child survives only by matching the next query
-                    // letter of a bit of row k, or by finishing a swap begun two rows up.
-                    let next = s[row + k] << 1
-                    let swapNext = transpositions ? (s[up + k - 1] << 2) & letterMask : 0
+                    if previous == 0 || depth >= maxDepth {   // `previous`: the row within k edits
+                        if prefix && best <= budget {
+                            forEachTermBelow(node) { slot in body(Match(slot: slot, wholeDistance: .max, prefixDistance: Int(best))) }
+                        }
+                        continue
+                    }
+                    let everyChild = prefix && best <= budget
+                    if !everyChild && s[row + k - 1] == 0 {
+                        // The row is at the budget: a child survives only by matching the next query
+                        // letter of a bit of row k, or by finishing a swap begun two rows up.
+                        let next = s[row + k] << 1
+                        let swapNext = transpositions ? (s[up + k - 1] << 2) & letterMask : 0
+                        var child = n.firstChild
+                        while child >= 0 {
+                            let ch = nodes[Int(child)]
+                            let childMask = mask(ch.letter)
+                            if next & childMask != 0 || swapNext & (childMask << 1) != 0 { stack.append((child, depth32 + 1, best)) }
+                            child = ch.nextSibling
+                        }
+                        continue
+                    }
+                    let needsScripts = prunesScripts && !everyChild && !tailWithin
                     var child = n.firstChild
                     while child >= 0 {
                         let ch = nodes[Int(child)]
-                        let childMask = mask(ch.letter)
-                        if next & childMask != 0 || swapNext & (childMask << 1) != 0 { stack.append((child, depth32 + 1, best)) }
+                        if !needsScripts || ch.scripts & queryScripts != 0 { stack.append((child, depth32 + 1, best)) }
                         child = ch.nextSibling
                     }
-                    continue
                 }
-                let needsScripts = prunesScripts && !everyChild && !tailWithin
-                var child = n.firstChild
-                while child >= 0 {
-                    let ch = nodes[Int(child)]
-                    if !needsScripts || ch.scripts & queryScripts != 0 { stack.append((child, depth32 + 1, best)) }
-                    child = ch.nextSibling
-                }
+                if entryDepth == 0 { break }
             }
         }}
     }

@@ -31,7 +31,8 @@ public struct TermTrie: Sendable, Equatable {
     /// The root's children by letter: names in many scripts give the root thousands of children
     /// (every Han surname), too many to scan per insert.
     private var rootChildren: [UInt32: Int32] = [:]
-    /// Per slot, where its term's letters are in `termLetters`: start << 16 | length.
+    /// Per slot, where its term's letters are in `termLetters`: start << 16 | length. Kept with
+    /// `keepsForward` only (people search reads a user's words; RediSearch's terms never are).
     private(set) var slotTerms: [UInt64] = []
     private(set) var termLetters: [UInt32] = []
     /// With `keepsForward`, each entity's slots (its words): per entity id start << 24 | count
@@ -41,6 +42,10 @@ public struct TermTrie: Sendable, Equatable {
     let keepsForward: Bool
     private(set) var forward: [UInt64] = []
     private(set) var forwardSlots: [UInt32] = []
+    /// With `keepsForward`, where fuzzy walks start below the root (FuzzyEntryPoints.swift).
+    private(set) var entryPoints = FuzzyEntryPoints()
+    /// With `keepsForward`, the lowest ids under nodes heading many words (PrefixLowestIDs.swift).
+    private(set) var prefixLowest = PrefixLowestIDs()
 
     /// `keepsForward`: also keep each entity's words (people search needs them).
     public init(keepsForward: Bool = false) { self.keepsForward = keepsForward }
@@ -53,6 +58,7 @@ public struct TermTrie: Sendable, Equatable {
         nodes.capacity * MemoryLayout<Node>.stride + postings.capacity * 8
             + postings.reduce(0) { $0 + ($1.isEmpty ? 0 : 32 + $1.capacity * 4) } + rootChildren.capacity * 16
             + slotTerms.capacity * 8 + termLetters.capacity * 4 + forward.capacity * 8 + forwardSlots.capacity * 4
+            + entryPoints.byteCount + prefixLowest.byteCount
     }
 
     // MARK: writes
@@ -69,25 +75,48 @@ public struct TermTrie: Sendable, Equatable {
         } else {
             postings[slot].append(id)
         }
-        if keepsForward { addForward(id, UInt32(slot)) }
+        if keepsForward {
+            addForward(id, UInt32(slot))
+            if !prefixLowest.isEmpty {
+                for node in pathNodes(term) { prefixLowest.insert(id, at: node) }
+            }
+        }
     }
 
-    /// The slot of `term`, made (with its path) if new.
-    mutating func slotCreating(_ term: [UInt32]) -> Int {
+    /// The slot of `term`, made (with its path) if new. `bulk`: a bulk build, which files the
+    /// entry points once at its end.
+    mutating func slotCreating(_ term: [UInt32], bulk: Bool = false) -> Int {
         var node: Int32 = 0
         let scripts = LetterScripts.of(term) << 24
         nodes[0].scalar |= scripts
+        var newEntries: [(Int32, Int)] = []   // entry-depth nodes made here, with their depth
         for (depth, letter) in term.enumerated() {
+            let made = nodes.count
             node = child(of: node, letter, create: true, atRoot: depth == 0)
             nodes[Int(node)].scalar |= scripts
+            if keepsForward && !bulk && Int(node) == made && FuzzyEntryPoints.isEntryDepth(depth + 1) {
+                newEntries.append((node, depth + 1))
+            }
         }
         if nodes[Int(node)].slot < 0 {
             nodes[Int(node)].slot = Int32(postings.count)
             postings.append([])
-            slotTerms.append(UInt64(termLetters.count) << 16 | UInt64(min(term.count, 0xFFFF)))
-            termLetters.append(contentsOf: term.prefix(0xFFFF))
+            if keepsForward {
+                slotTerms.append(UInt64(termLetters.count) << 16 | UInt64(min(term.count, 0xFFFF)))
+                termLetters.append(contentsOf: term.prefix(0xFFFF))
+            }
         }
-        return Int(nodes[Int(node)].slot)
+        let slot = Int(nodes[Int(node)].slot)
+        if !newEntries.isEmpty {
+            for (entry, depth) in newEntries { entryPoints.add(node: entry, depth: depth, slot: slot) }
+            if entryPoints.needsRebuild {
+                var points = entryPoints
+                points.rebuild(self)
+                entryPoints = points
+                prefixLowest = makePrefixLowestIDs()
+            }
+        }
+        return slot
     }
 
     /// Puts a renumbering of the same nodes in place (a bulk build's layout), the root first.
@@ -96,6 +125,54 @@ public struct TermTrie: Sendable, Equatable {
         rootChildren.removeAll(keepingCapacity: true)
         var c = nodes[0].firstChild
         while c >= 0 { rootChildren[nodes[Int(c)].letter] = c; c = nodes[Int(c)].nextSibling }
+        if keepsForward { fileEntryPoints() }
+    }
+
+    /// Makes the entry points from the nodes at their depths (after a renumbering).
+    mutating func fileEntryPoints() {
+        var points = FuzzyEntryPoints()
+        func visit(_ node: Int32, _ depth: Int) {
+            var c = nodes[Int(node)].firstChild
+            while c >= 0 {
+                if FuzzyEntryPoints.isEntryDepth(depth + 1) {
+                    // A term below it: every node was made for one, and its letters stay.
+                    var below = c
+                    while nodes[Int(below)].slot < 0 { below = nodes[Int(below)].firstChild }
+                    points.add(node: c, depth: depth + 1, slot: Int(nodes[Int(below)].slot))
+                }
+                if depth + 1 < FuzzyEntryPoints.maxLength { visit(c, depth + 1) }
+                c = nodes[Int(c)].nextSibling
+            }
+        }
+        visit(0, 0)
+        points.rebuild(self)
+        entryPoints = points
+        prefixLowest = makePrefixLowestIDs()
+    }
+
+    /// The nodes on `term`'s path, root excluded (it must exist).
+    private func pathNodes(_ term: [UInt32]) -> [Int32] {
+        var path: [Int32] = []
+        guard let first = term.first, var node = rootChildren[first] else { return [] }
+        path.append(node)
+        for letter in term.dropFirst() {
+            var c = nodes[Int(node)].firstChild
+            while c >= 0 && nodes[Int(c)].letter != letter { c = nodes[Int(c)].nextSibling }
+            if c < 0 { break }
+            node = c
+            path.append(node)
+        }
+        return path
+    }
+
+    /// Gives back the room that arrays grown an element at a time keep beyond their counts (up
+    /// to as much again), once a bulk build has made them.
+    mutating func trimCapacity() {
+        postings = Array(postings[...])
+        slotTerms = Array(slotTerms[...])
+        termLetters = Array(termLetters[...])
+        forward = Array(forward[...])
+        forwardSlots = Array(forwardSlots[...])
     }
 
     /// Adds a slot to an entity's words (bulk builds; `insert` does it itself).
@@ -160,7 +237,15 @@ public struct TermTrie: Sendable, Equatable {
         while low < high { let mid = (low + high) >> 1; if postings[slot][mid] < id { low = mid + 1 } else { high = mid } }
         if low < postings[slot].count && postings[slot][low] == id {
             postings[slot].remove(at: low)
-            if keepsForward { removeForward(id, UInt32(slot)) }
+            if keepsForward {
+                removeForward(id, UInt32(slot))
+                // The id may still be under a node by another word: a list holding it is remade.
+                if !prefixLowest.isEmpty {
+                    for node in pathNodes(term) where prefixLowest.contains(id, at: node) {
+                        prefixLowest.set(node, lowestIDs(under: node))
+                    }
+                }
+            }
         }
     }
 
