@@ -185,12 +185,7 @@ final class AppendLog: @unchecked Sendable {
     /// nothing of it is left in the file, and nothing changed here.
     func appendRecord(_ record: [UInt8], sequence: UInt64, commitTime: UInt64) throws(StoreError) {
         if let tail {
-            if end + record.count > allocated {
-                preallocate(through: end + record.count)
-                // The leader's block writes sync only their own blocks: the zeros (and the
-                // file's new size) are made durable here, once per chunk.
-                do throws(StoreError) { try file.sync() } catch { allocated = end }
-            }
+            if end + record.count > allocated { preallocate(through: end + record.count) }
             if end + record.count <= allocated {
                 tail.append(record)
                 end += record.count

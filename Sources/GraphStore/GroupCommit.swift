@@ -172,11 +172,8 @@ final class GroupCommit: @unchecked Sendable {
         mutex.unlock()
         var syncError: StoreError?
         do {
-            // A block write through O_DSYNC is its own fdatasync: the file holds no other
-            // unsynced data then (AppendLog syncs its zeros as it writes them ahead).
-            var written = false
-            if let blocks { written = try syncedFile.writeBlocks(blocks.bytes, at: blocks.offset) }
-            if !written { try syncedFile.sync() }
+            if let blocks { try syncedFile.writeBlocks(blocks.bytes, at: blocks.offset) }
+            try syncedFile.sync()
         } catch {
             syncError = error
         }

@@ -18,10 +18,8 @@ protocol LogFile: AnyObject {
     func read(at offset: Int, count: Int) throws(StoreError) -> [UInt8]
     func write(_ bytes: [UInt8], at offset: Int) throws(StoreError)
     /// Writes whole blocks (offset, length and memory aligned to `LogTail.blockSize`), past the
-    /// page cache and durably where the file system allows (direct I/O with O_DSYNC: the write
-    /// and the fdatasync in one call). True when the blocks are durable on return; false when
-    /// they went through the page cache and `sync` must follow.
-    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError) -> Bool
+    /// page cache where the file system allows (direct I/O); `sync` still makes them durable.
+    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError)
     /// Makes written data durable (fdatasync).
     func sync() throws(StoreError)
     func truncate(to size: Int) throws(StoreError)
@@ -31,9 +29,8 @@ protocol LogFile: AnyObject {
 extension LogFile {
     /// Through the page cache, for files that have no direct path (test doubles inject their
     /// faults into `write`, so the block writes of a log tail meet them too).
-    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError) -> Bool {
+    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError) {
         try write([UInt8](bytes), at: offset)
-        return false
     }
 }
 
@@ -43,9 +40,8 @@ final class PosixFile: LogFile, @unchecked Sendable {
     // (GroupCommit closes the log only when no fsync is running).
     let path: String
     private var fd: Int32
-    /// A second descriptor on the file opened with O_DIRECT and O_DSYNC for `writeBlocks`,
-    /// opened at the first block write; -1 where the file system refuses direct I/O (tmpfs),
-    /// -2 before.
+    /// A second descriptor on the file opened with O_DIRECT for `writeBlocks`, opened at the
+    /// first block write; -1 where the file system refuses direct I/O (tmpfs), -2 before.
     private var directFD: Int32 = -2
 
     /// Opens an existing file read-write.
@@ -98,9 +94,9 @@ final class PosixFile: LogFile, @unchecked Sendable {
         }
     }
 
-    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError) -> Bool {
+    func writeBlocks(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StoreError) {
         if directFD == -2 {
-            directFD = Glibc.open(path, O_RDWR | O_CLOEXEC | O_DSYNC | Self.directFlag)
+            directFD = Glibc.open(path, O_RDWR | O_CLOEXEC | Self.directFlag)
             if directFD < 0 { directFD = -1 }
         }
         var done = 0
@@ -120,9 +116,7 @@ final class PosixFile: LogFile, @unchecked Sendable {
         }
         if done < bytes.count {
             try write([UInt8](UnsafeRawBufferPointer(rebasing: bytes[done...])), at: offset + done)
-            return false
         }
-        return true
     }
 
     /// O_DIRECT, which Swift's Glibc module does not export (it is a GNU extension).

@@ -75,7 +75,7 @@ import GraphTestSupport
             let tail = try LogTail(file: file, end: 32)
             tail.append(record(40, 1))
             let blocks = try #require(tail.beginWrite(through: 72))
-            _ = try file.writeBlocks(blocks.bytes, at: blocks.offset)
+            try file.writeBlocks(blocks.bytes, at: blocks.offset)
             tail.endWrite()
             tail.append(record(30, 2))  // appended, never handed to a leader
             try tail.drain(into: file)
