@@ -1,12 +1,11 @@
 // LogTail.swift — the end of the newest log segment, held in memory under `--fsync always` and
 // written to the file by the group-commit leader in whole blocks, bypassing the page cache.
 //
-// Why: an fdatasync after a buffered pwrite makes the kernel find, lock and write back the dirty
-// page cache pages first; a direct write of the same bytes followed by fdatasync skips all of
-// that (on this project's disk a small append and its sync took 82 µs that way against 99 µs
-// buffered, p50). Writers copy their record into the tail under the store's write lock (no
-// system call there at all), and the leader that makes them durable writes every record since
-// the last sync with one call. PostgreSQL's WAL buffers work the same way.
+// Why: writers copy their record into the tail under the store's write lock (no system call
+// there at all), and the leader that makes them durable writes every record since the last sync
+// with one call, so a group of writers costs one write and one sync (PostgreSQL's WAL buffers
+// work the same way). The write bypasses the page cache, so the fdatasync after it has no dirty
+// pages to find and write back (docs/durability.md has the figures).
 //
 // LAYOUT. The tail holds the file's bytes from `base` (a multiple of `blockSize`) to the log's
 // end. A write takes the bytes up to the end a leader syncs to, pads them with zeros to a whole
