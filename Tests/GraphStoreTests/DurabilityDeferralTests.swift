@@ -9,13 +9,6 @@ import Testing
 import GraphTestSupport
 
 @Suite struct DurabilityDeferralTests {
-    /// Waits up to 10 s for `condition`.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() && Date() < deadline { usleep(200) }
-        return condition()
-    }
-
     @Test func aDeferredWriteReturnsBeforeItsSyncAndIsAnsweredAfterIt() throws {
         try withTemporaryDirectory { data in
             let faults = FaultyFileSystem()

@@ -11,6 +11,7 @@
 import Foundation
 import Synchronization
 import Testing
+import GraphTestSupport
 @testable import graphd
 
 @Suite("Change feed delivery", .serialized)
@@ -95,12 +96,7 @@ struct ChangeFeedDeliveryTests {
 
     /// Whether `condition` holds within 20 s (polled: the feed attaches and detaches observers on a queue of its own).
     static func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            usleep(1000)  // polling a condition, not timing
-        }
-        return true
+        GraphTestSupport.eventually(within: .seconds(20), every: .milliseconds(1), condition)
     }
 
     @Test("A graph whose only subscriber is stalled is not observed; reading again, it gets every event in order, then live ones")

@@ -13,14 +13,9 @@ import GraphTestSupport
 
 @Suite("Replication between processes", .serialized)
 struct ReplicationProcessTests {
-    /// Polls `condition` every 10 ms until it holds or `limit` passes.
+    /// `eventually` with a minute's limit: a link comes up slowly on a loaded CI machine.
     func eventually(within limit: Duration = .seconds(60), _ condition: () throws -> Bool) rethrows -> Bool {
-        let end = ContinuousClock.now + limit
-        while ContinuousClock.now < end {
-            if try condition() { return true }
-            usleep(10_000)
-        }
-        return try condition()
+        try GraphTestSupport.eventually(within: limit, every: .milliseconds(10), condition)
     }
 
     func info(_ server: GraphdProcess, _ name: String) -> String? {

@@ -58,15 +58,6 @@ final class SentinelProcess {
 
 @Suite("Failover by Redis Sentinel", .serialized)
 struct SentinelFailoverTests {
-    func eventually(within limit: Duration = .seconds(30), _ condition: () throws -> Bool) rethrows -> Bool {
-        let end = ContinuousClock.now + limit
-        while ContinuousClock.now < end {
-            if try condition() { return true }
-            usleep(20_000)
-        }
-        return try condition()
-    }
-
     func info(_ server: GraphdProcess, _ name: String) -> String? {
         guard let client = try? server.client(), case .bulk(let text)? = try? client.command("INFO", "replication") else { return nil }
         return text.components(separatedBy: "\r\n").first { $0.hasPrefix(name + ":") }.map { String($0.dropFirst(name.count + 1)) }
