@@ -160,11 +160,7 @@ final class AppendLog: @unchecked Sendable {
     /// `tail` (and each next segment's) before the next record is synced.
     func useBlockWrites() throws(StoreError) {
         guard !usesBlockWrites else { return }
-        if needsTruncation {
-            try file.truncate(to: end)
-            needsTruncation = false
-            allocated = end
-        }
+        try cutFailedAppend()
         tail = try LogTail(file: file, end: end)
         usesBlockWrites = true
     }
@@ -197,12 +193,7 @@ final class AppendLog: @unchecked Sendable {
             try tail.drain(into: file)
             self.tail = nil
         }
-        if needsTruncation {
-            // The next record's fdatasync also makes this shorter size durable.
-            try file.truncate(to: end)
-            needsTruncation = false
-            allocated = end
-        }
+        try cutFailedAppend()
         if end + record.count > allocated && record.count < Self.preallocationChunk { preallocate(through: end + record.count) }
         do {
             try file.write(record, at: end)
@@ -216,6 +207,15 @@ final class AppendLog: @unchecked Sendable {
         allocated = max(allocated, end)
         lastSequence = sequence
         lastCommitTime = max(lastCommitTime, commitTime)
+    }
+
+    /// Cuts what a failed append left past `end` that could not be cut then (`needsTruncation`).
+    /// The next record's fdatasync also makes this shorter size durable.
+    private func cutFailedAppend() throws(StoreError) {
+        guard needsTruncation else { return }
+        try file.truncate(to: end)
+        needsTruncation = false
+        allocated = end
     }
 
     /// Milliseconds since 1970-01-01 UTC by the wall clock.

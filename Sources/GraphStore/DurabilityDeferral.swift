@@ -64,11 +64,7 @@ public final class DurabilityDeferral: Sendable {
                 guard let error else { return finish(nil) }
                 // Not on this thread: it may be a flush that holds the store's write lock,
                 // which the recovery takes.
-                DispatchQueue.global().async {
-                    let undone = store.recoverAfterFailedFsync()
-                    finish(StoreError(.io, "graph '\(store.name)': the write was not acknowledged: \(error.message); \(undone)",
-                                      path: error.path))
-                }
+                DispatchQueue.global().async { finish(store.unacknowledged(error)) }
             }
         }
     }

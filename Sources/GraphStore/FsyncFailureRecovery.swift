@@ -19,6 +19,13 @@ extension GraphStore {
         }
     }
 
+    /// The error for the writer whose record a failed sync (`error`) left unacknowledged, after
+    /// the store recovered (`recoverAfterFailedFsync`); `what` says what was not acknowledged.
+    func unacknowledged(_ error: StoreError, what: String = "the write was not acknowledged") -> StoreError {
+        let outcome = recoverAfterFailedFsync()
+        return StoreError(.io, "graph '\(name)': \(what): \(error.message); \(outcome)", path: error.path)
+    }
+
     /// Under the write lock: if the log has failed, recover (always) or refuse (everysec, no).
     func recoverAfterFailedFsyncLocked(_ storage: StoreStorage) throws(StoreError) {
         guard let failure = storage.commit.failureError, let log, !closed else { return }

@@ -115,9 +115,7 @@ extension GraphStore {
         guard let storage else { return 0 }
         if storage.options.fsync == .always {
             do { try storage.commit.flush() } catch {
-                let outcome = recoverAfterFailedFsync()
-                throw StoreError(.io, "graph '\(name)': fsync of replicated records failed: \(error.message); \(outcome)",
-                                 path: error.path)
+                throw unacknowledged(error, what: "fsync of replicated records failed")
             }
         }
         return durableSequence

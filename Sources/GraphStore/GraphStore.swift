@@ -157,8 +157,7 @@ public final class GraphStore: @unchecked Sendable {
             do {
                 try storage.commit.waitUntilDurable(ticket)
             } catch {
-                let outcome = recoverAfterFailedFsync()
-                throw StoreError(.io, "graph '\(name)': the write was not acknowledged: \(error.message); \(outcome)", path: error.path)
+                throw unacknowledged(error)
             }
         }
         if isCompactionDue(logBytes: logBytes, storage: storage) {

@@ -221,8 +221,9 @@ final class GroupCommit: @unchecked Sendable {
         flushQueue.async { [self] in
             mutex.lock()
             defer { mutex.unlock() }
-            flushScheduled = false
+            // Still scheduled while it leads: its rounds' answers need no other block queued.
             while !deferred.isEmpty && !syncing { syncRoundLocked() }
+            flushScheduled = false
         }
     }
 

@@ -444,7 +444,7 @@ final class Server: @unchecked Sendable {
                     return (false, read, 0)
                 }
                 // No thread to follow meanwhile: a worker runs it after all (a write on its
-                // connection's queue, as any other write).
+                // graph's write lane, as any other write).
                 inlineRunning = false
                 if inlineIsWrite.load(ordering: .relaxed) {
                     dispatch(read, on: writeLane(for: read.request), defersDurability: true)
@@ -540,19 +540,18 @@ final class Server: @unchecked Sendable {
         _ = try? standby.modify(epoll.descriptor, events: [], token: Self.loopToken)
     }
 
-    /// Runs `job` (a read, or a connection's write or other command) on `queue`, a worker,
-    /// posting its reply to the completion queue.
     /// The write lane of the graph a query names (its first argument).
     private func writeLane(for request: [[UInt8]]) -> DispatchQueue {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        if request.count > 1 { for byte in request[1] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
-        return writeLanes[Int(hash % UInt64(writeLanes.count))]
+        let graph = request.count > 1 ? request[1] : []
+        return writeLanes[Int(UInt(bitPattern: graph.hashValue) % UInt(writeLanes.count))]
     }
 
-    /// A query that writes (`defersDurability`) does not block its worker until its record is
-    /// durable: its reply is posted by the thread that synced the log (DurabilityDeferral), so a
-    /// group of writers costs one wake-up of the loop instead of a parked thread each. The
-    /// connection starts nothing else before that reply, so replies stay in order.
+    /// Runs `job` (a read, or a connection's write or other command) on `queue`, a worker,
+    /// posting its reply to the completion queue. A query that writes (`defersDurability`) does
+    /// not block its worker until its record is durable: its reply is posted by the thread that
+    /// synced the log (DurabilityDeferral), so a group of writers costs one wake-up of the loop
+    /// instead of a parked thread each. The connection starts nothing else before that reply,
+    /// so replies stay in order.
     private func dispatch(_ job: CommandJob, on queue: DispatchQueue, defersDurability: Bool = false) {
         let table = self.table, context = self.context
         let completions = self.completions, wakeUp = self.wakeUp
@@ -831,8 +830,8 @@ final class Server: @unchecked Sendable {
                 let read = CommandJob(connection: token, request: request, session: session, countedAsQuery: counted)
                 // A read that was not quick runs on the CPU-sized pool, first come first
                 // served, so sixteen clients' traversals do not time-slice each other (which
-                // multiplies the slowest one's latency); a write keeps its connection's queue,
-                // where it may block on the group-commit fsync without holding a pool thread.
+                // multiplies the slowest one's latency); a write query takes its graph's write
+                // lane, and any other command its connection's queue.
                 let reads = if let spec, spec.quickHandler != nil, session.isAuthenticated {
                     GraphCommands.onlyReads(request, spec: spec, context: context)
                 } else {
@@ -862,7 +861,7 @@ final class Server: @unchecked Sendable {
                 if !reads && isQuery && session.isAuthenticated {
                     dispatch(read, on: writeLane(for: request), defersDurability: true)
                 } else {
-                    dispatch(read, on: reads ? readPool : slot.commands, defersDurability: !reads && isQuery)
+                    dispatch(read, on: reads ? readPool : slot.commands)
                 }
             }
         }
