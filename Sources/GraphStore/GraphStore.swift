@@ -155,7 +155,7 @@ public final class GraphStore: @unchecked Sendable {
             deferral.add(self, ticket)  // its owner answers once durable (DurabilityDeferral.swift)
         } else if storage.options.fsync == .always {
             do {
-                try storage.commit.waitUntilDurable(ticket)
+                try storage.commit.waitUntilDurable(ticket, polling: DurabilityPolling.budget)
             } catch {
                 throw unacknowledged(error)
             }

@@ -8,6 +8,7 @@
 // before its fdatasync.
 
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -53,9 +54,13 @@ final class GroupCommit: @unchecked Sendable {
     private var syncs = 0
     /// Writers that asked to be called once durable (`whenDurable`), in ticket order.
     private var deferred: [DeferredWriter] = []
-    /// Set while a sync for the deferred writers is queued on `flushQueue`.
+    /// Writers polling for their sync's end (`pollUntilDurable`).
+    private var pollers = 0
+    /// Sync rounds finished (or failed): what polling writers watch, without the mutex.
+    private let roundsEnded = Atomic<UInt64>(0)
+    /// Set while a sync for the deferred or polling writers is queued on `flushQueue`.
     private var flushScheduled = false
-    /// Where deferred writers' syncs run when no writer is leading one.
+    /// Where deferred and polling writers' syncs run when no writer is leading one.
     private let flushQueue = DispatchQueue(label: "graphd.group-commit")
 
     private struct DeferredWriter {
@@ -105,10 +110,14 @@ final class GroupCommit: @unchecked Sendable {
 
     /// Returns once `ticket`'s record is durable. Throws the fsync error when the fsync that
     /// had to cover it failed (then the record may or may not be on disk and must be undone),
-    /// or when a recovery already cut it from the log.
-    func waitUntilDurable(_ ticket: Ticket) throws(StoreError) {
+    /// or when a recovery already cut it from the log. With a `polling` budget the flush queue
+    /// runs the sync while this thread polls for its end, up to the budget
+    /// (DurabilityPolling.swift); then, or without one, it sleeps until a sync covers the
+    /// record, leading one itself when none runs.
+    func waitUntilDurable(_ ticket: Ticket, polling budget: Duration? = nil) throws(StoreError) {
         mutex.lock()
         defer { mutex.unlock() }
+        if let budget, try pollLocked(ticket, for: budget) { return }
         while true {
             switch answerLocked(ticket) {
             case .durable: return
@@ -120,6 +129,34 @@ final class GroupCommit: @unchecked Sendable {
                 continue
             }
             syncRoundLocked()
+        }
+    }
+
+    /// Polls until `ticket` is answered (mutex held, released while polling): true when
+    /// durable, the error when it never will be, false when `budget` ran out first.
+    private func pollLocked(_ ticket: Ticket, for budget: Duration) throws(StoreError) -> Bool {
+        let deadline = ContinuousClock.now + budget
+        pollers += 1
+        defer { pollers -= 1 }
+        while true {
+            switch answerLocked(ticket) {
+            case .durable: return true
+            case .failed(let error): throw error
+            case .pending: break
+            }
+            let rounds = roundsEnded.load(ordering: .relaxed)  // moves only under the mutex
+            scheduleFlushLocked()
+            mutex.unlock()
+            var timedOut = false
+            while roundsEnded.load(ordering: .acquiring) == rounds {
+                if ContinuousClock.now >= deadline {
+                    timedOut = true
+                    break
+                }
+                sched_yield()
+            }
+            mutex.lock()
+            if timedOut { return false }
         }
     }
 
@@ -139,7 +176,7 @@ final class GroupCommit: @unchecked Sendable {
             body(error)
         case .pending:
             deferred.append(DeferredWriter(ticket: ticket, body: body))
-            scheduleDeferredSyncLocked()
+            scheduleFlushLocked()
             mutex.unlock()
         }
     }
@@ -189,6 +226,7 @@ final class GroupCommit: @unchecked Sendable {
             durable = target
             if syncedFile === file { durableEnd = targetEnd }
         }
+        roundsEnded.add(1, ordering: .releasing)
         condition.broadcast()
         answerDeferredLocked()
     }
@@ -206,25 +244,32 @@ final class GroupCommit: @unchecked Sendable {
             }
             return true
         }
-        scheduleDeferredSyncLocked()
+        scheduleFlushLocked()
         guard !answered.isEmpty else { return }
         mutex.unlock()
         for (body, error) in answered { body(error) }
         mutex.lock()
     }
 
-    /// Makes sure a sync will run for the deferred writers (mutex held): one that runs covers
-    /// them or hands them on when it ends; else the flush queue leads one.
-    private func scheduleDeferredSyncLocked() {
-        guard !deferred.isEmpty, !syncing, !flushScheduled else { return }
+    /// Makes sure a sync will run for the deferred and polling writers (mutex held): one that
+    /// runs covers them or hands them on when it ends; else the flush queue leads one.
+    private func scheduleFlushLocked() {
+        guard flushWantedLocked, !syncing, !flushScheduled else { return }
         flushScheduled = true
         flushQueue.async { [self] in
             mutex.lock()
             defer { mutex.unlock() }
             // Still scheduled while it leads: its rounds' answers need no other block queued.
-            while !deferred.isEmpty && !syncing { syncRoundLocked() }
+            while flushWantedLocked && !syncing { syncRoundLocked() }
             flushScheduled = false
         }
+    }
+
+    /// Whether a writer that does not lead syncs itself is waiting (mutex held): a deferred
+    /// one, or a polling one while records are written but not durable (after a failure,
+    /// polling writers have their answer).
+    private var flushWantedLocked: Bool {
+        !deferred.isEmpty || (pollers > 0 && durable < written && failure == nil)
     }
 
     /// Waits (mutex held, released while waiting) until no writer is in flight or
@@ -312,6 +357,7 @@ final class GroupCommit: @unchecked Sendable {
         writtenEnd = end
         durableEnd = end
         failure = nil
+        roundsEnded.add(1, ordering: .releasing)  // polling writers look again
         condition.broadcast()
         // The deferred writers of the old generation are told it was cut, but not from here:
         // the caller holds the store's write lock, which their answer may want.

@@ -593,7 +593,12 @@ final class Server: @unchecked Sendable {
                 context.statistics.loopReads.add(1, ordering: .relaxed)
             }
             var session = read.session
-            let (reply, outcome) = table.execute(read.request, session: &session, context: context)
+            // A lone write polls for its fdatasync rather than sleep through it, as the loop
+            // polls for requests (DurabilityPolling.swift): its core stays awake for the disk's answer.
+            let pollsForSync = busyPollNanoseconds > 0 && inlineIsWrite.load(ordering: .relaxed)
+            let (reply, outcome) = DurabilityPolling.$budget.withValue(pollsForSync ? .nanoseconds(pollIntoReadNanoseconds) : nil) {
+                table.execute(read.request, session: &session, context: context)
+            }
             let completion = Completion(connection: read.connection, reply: reply, outcome: outcome,
                                         session: session, countedAsQuery: read.countedAsQuery)
             lastActivity.store(monotonicNanoseconds(), ordering: .relaxed)
