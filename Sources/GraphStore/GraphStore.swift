@@ -125,7 +125,7 @@ public final class GraphStore: @unchecked Sendable {
                                            commitTime: max(AppendLog.wallClockMilliseconds(), changes.commitTimes.lastTime),
                                            mutations: mutations)
                     noteCommitted(record)
-                    if notifier.isActive.load(ordering: .relaxed) { notifier.append(record) }
+                    if notifier.isActive.load(ordering: .relaxed) { notify(record) }
                 }
                 return (result, nil, 0)
             }
@@ -147,7 +147,7 @@ public final class GraphStore: @unchecked Sendable {
             let ticket = announced?.wrote(sequence: record.sequence, end: log.end)
                 ?? storage.commit.wrote(sequence: record.sequence, end: log.end, announced: false)
             // After `wrote`: the notifier may wait for this record to be durable at once.
-            if notifier.isActive.load(ordering: .relaxed) { notifier.append(record) }
+            if notifier.isActive.load(ordering: .relaxed) { notify(record) }
             return (result, ticket, log.bytesSinceSnapshot)
         }
         guard let ticket, let storage else { return result }
@@ -164,6 +164,14 @@ public final class GraphStore: @unchecked Sendable {
             scheduleCompaction(reason: "the log outgrew the snapshot")
         }
         return result
+    }
+
+    /// Queues a committed record for the observers (under the write lock): handed out by this
+    /// thread's CommitHandOff once its write is answered, else by the notifier's thread.
+    private func notify(_ record: LogRecord) {
+        guard let handOff = CommitHandOff.current else { return notifier.append(record) }
+        notifier.append(record, wake: false)
+        handOff.add(self)
     }
 
     /// Closes the log (making everything written durable first); later writes throw

@@ -1,7 +1,9 @@
 // CommitNotifier.swift — hands each published commit to the store's observers, off the writer's
 // path. A writer only appends its record to `pending` under the store's write lock (so records
 // arrive in sequence order); one thread per store waits until they are published — durable
-// under --fsync always, at once under everysec and no — and calls the observers in order. It
+// under --fsync always, at once under everysec and no — and calls the observers in order. A
+// writer whose server answers it on its own thread hands its records out there instead, after
+// the reply (CommitHandOff.swift). It
 // keeps the most recent records in a ring, which serves readers a little behind without a read
 // of the log. It runs only while someone observes: with no observer, a commit costs nothing.
 
@@ -36,6 +38,9 @@ final class CommitNotifier: @unchecked Sendable {
     private var ringStart = 0
     private var running = false
     private var stopped = false
+    /// Set while a thread (the notifier's, or a writer's through `handOutPending`) hands
+    /// records out: one at a time, so observers see them in order.
+    private var handingOut = false
     /// Whether writers should append their records (someone observes): read without the mutex.
     let isActive = Atomic<Bool>(false)
     /// Waits until the record `sequence` is published; returns the last published sequence,
@@ -48,12 +53,21 @@ final class CommitNotifier: @unchecked Sendable {
 
     private func locked<R>(_ body: () -> R) -> R { mutex.withLock(body) }
 
-    /// A writer's committed record (under the store's write lock, while `isActive`).
-    func append(_ record: LogRecord) {
+    /// A writer's committed record (under the store's write lock, while `isActive`). `wake`
+    /// false: the writer hands it out itself (`handOutPending`, CommitHandOff.swift).
+    func append(_ record: LogRecord, wake wakes: Bool = true) {
         locked {
             pending.append(record)
-            if pending.count == 1 { wake.signal() }
+            if wakes && pending.count == 1 { wake.signal() }
         }
+    }
+
+    /// Hands the pending records to the observers on this thread, unless another thread is
+    /// handing records out (it takes these too before it stops).
+    func handOutPending() {
+        mutex.lock()
+        if !handingOut && !pending.isEmpty && !stopped { handOutLocked() }
+        mutex.unlock()
     }
 
     /// Adds an observer. The caller holds the store's write lock (writers take it before this
@@ -118,12 +132,25 @@ final class CommitNotifier: @unchecked Sendable {
     }
 
     private func run() {
-        // Bursts are handed out as one batch: observers (the feed) then cost one wake-up per
-        // burst, as group commit costs one fsync.
+        mutex.lock()
         while true {
-            mutex.lock()
-            while pending.isEmpty && !stopped { wake.wait(mutex) }
-            if stopped { running = false; mutex.unlock(); return }
+            while (pending.isEmpty || handingOut) && !stopped { wake.wait(mutex) }
+            if stopped {
+                running = false
+                mutex.unlock()
+                return
+            }
+            handOutLocked()
+        }
+    }
+
+    /// Hands out pending records until none are left (mutex held, released while waiting for
+    /// them to be published and while the observers run). Bursts are handed out as one batch:
+    /// observers (the feed) then cost one call per burst, as group commit costs one fsync.
+    private func handOutLocked() {
+        handingOut = true
+        defer { handingOut = false }
+        while !pending.isEmpty && !stopped {
             var batch = pending
             pending.removeAll(keepingCapacity: true)
             mutex.unlock()
@@ -139,7 +166,6 @@ final class CommitNotifier: @unchecked Sendable {
             mutex.lock()
             guard isActive.load(ordering: .relaxed), !batch.isEmpty else {
                 if reached < published { published = reached }
-                mutex.unlock()
                 continue
             }
             batch = batch.filter { $0.sequence > published }
@@ -153,6 +179,7 @@ final class CommitNotifier: @unchecked Sendable {
             let current = observers
             mutex.unlock()
             if !batch.isEmpty { for observer in current { observer.body(batch) } }
+            mutex.lock()
         }
     }
 }

@@ -114,7 +114,9 @@ extension GraphStore {
 
     /// Calls `body` on a background thread with every published commit after the returned
     /// `startAfter`, in order, in batches; never on a writer's path (a slow observer delays
-    /// only the observers after it). Remove it with `removeCommitObserver`.
+    /// only the observers after it), except that a write made under a CommitHandOff is handed
+    /// out on its owner's thread when the owner calls `handOut()`, after answering it. Remove
+    /// it with `removeCommitObserver`.
     public func addCommitObserver(_ body: @escaping @Sendable ([LogRecord]) -> Void) -> CommitObservation {
         lock.withWriteLock {
             notifier.add(body) { () -> (published: UInt64, unpublished: [LogRecord]) in

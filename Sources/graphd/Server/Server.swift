@@ -595,9 +595,15 @@ final class Server: @unchecked Sendable {
             var session = read.session
             // A lone write polls for its fdatasync rather than sleep through it, as the loop
             // polls for requests (DurabilityPolling.swift): its core stays awake for the disk's answer.
-            let pollsForSync = busyPollNanoseconds > 0 && inlineIsWrite.load(ordering: .relaxed)
+            let isWrite = inlineIsWrite.load(ordering: .relaxed)
+            let pollsForSync = busyPollNanoseconds > 0 && isWrite
+            // Its commit goes to the change feed from this thread once the reply is out
+            // (CommitHandOff.swift): no wake-up of the notifier, no event racing the reply.
+            let handOff = isWrite ? CommitHandOff() : nil
             let (reply, outcome) = DurabilityPolling.$budget.withValue(pollsForSync ? .nanoseconds(pollIntoReadNanoseconds) : nil) {
-                table.execute(read.request, session: &session, context: context)
+                CommitHandOff.$current.withValue(handOff) {
+                    table.execute(read.request, session: &session, context: context)
+                }
             }
             let completion = Completion(connection: read.connection, reply: reply, outcome: outcome,
                                         session: session, countedAsQuery: read.countedAsQuery)
@@ -615,6 +621,10 @@ final class Server: @unchecked Sendable {
                 disarmStandby()
                 return (nil, .leads)
             }
+            // The reply is out: now the commit's events, on this thread, before it leads again
+            // (handing them out before taking the seat back let the follower lead the client's
+            // next request, a hand-off that cost more than the events).
+            handOff?.handOut()
             if let next {
                 read = next
                 continue
