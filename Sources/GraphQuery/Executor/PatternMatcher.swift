@@ -27,6 +27,17 @@ extension ExecutionContext {
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
+        case .idSeek(let slot, let expression):
+            // `id(n) = value` holds for the node with that id, compared as numbers (1.0 finds node 1).
+            let id: Int64
+            switch try evaluate(expression, row) {
+            case .integer(let i): id = i
+            case .double(let d) where d.rounded() == d && abs(d) < 1e18: id = Int64(d)
+            default: return true
+            }
+            guard id >= 0, id <= Int64(UInt32.max), withGraph({ $0.contains(NodeID(rawValue: UInt32(id))) }) else { return true }
+            row[slot] = .node(NodeID(rawValue: UInt32(id)))
+            return try match(operators, index + 1, &row, emit)
         case .propertySeek(let slot, let label, let key, let expression):
             guard let keyID = propertyKeyID(key) else { return true }
             let value = try evaluate(expression, row)

@@ -204,7 +204,7 @@ struct BatchCompiler {
             case .filter(let expression):
                 guard let condition = condition(expression) else { return false }
                 append(.filter(condition))
-            case .relationshipFilter, .variableExpand, .bindPath, .reverseList, .shortestPath, .followList:
+            case .relationshipFilter, .variableExpand, .bindPath, .reverseList, .shortestPath, .followList, .idSeek:
                 return false
             }
         }

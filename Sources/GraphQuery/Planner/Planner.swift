@@ -69,6 +69,10 @@ enum Planner {
             if bound.contains(node.slot) {
                 operators.append(.argument(slot: node.slot))
                 operators.append(.nodeFilter(slot: node.slot, labels: node.labels, properties: node.properties))
+            } else if let (index, value) = idEquality(of: node.slot, in: conjuncts, bound: bound) {
+                conjuncts.remove(at: index)
+                operators.append(.idSeek(slot: node.slot, id: value))
+                operators.append(.nodeFilter(slot: node.slot, labels: node.labels, properties: node.properties))
             } else if let (label, key, value) = seekable(node, bound: bound) {
                 operators.append(.propertySeek(slot: node.slot, label: label, key: key, value: value))
                 operators.append(.nodeFilter(slot: node.slot, labels: label == nil ? node.labels : node.labels.filter { $0 != label },
@@ -114,7 +118,7 @@ enum Planner {
                 placeReady()
                 continue
             }
-            let start = startIndex(of: pattern, bound: bound)
+            let start = startIndex(of: pattern, bound: bound) { idEquality(of: $0, in: conjuncts, bound: bound) != nil }
             bindStart(pattern.nodes[start])
             // Rightwards from the start, then leftwards: relationship i joins node i and i + 1.
             let steps = Array(start..<pattern.relationships.count).map { ($0, true) }
@@ -312,8 +316,9 @@ enum Planner {
     /// value without a label (every index on the key, and the nodes no index covers) > label
     /// scan > the first node. The seeks yield the few nodes holding the value; a label scan
     /// yields every member, each then expanded.
-    static func startIndex(of pattern: BoundPattern, bound: Set<Int>) -> Int {
+    static func startIndex(of pattern: BoundPattern, bound: Set<Int>, idSought: (Int) -> Bool = { _ in false }) -> Int {
         if let i = pattern.nodes.firstIndex(where: { bound.contains($0.slot) }) { return i }
+        if let i = pattern.nodes.firstIndex(where: { idSought($0.slot) }) { return i }
         if let i = pattern.nodes.firstIndex(where: { seekable($0, bound: bound)?.0 != nil }) { return i }
         if let i = pattern.nodes.firstIndex(where: { seekable($0, bound: bound) != nil }) { return i }
         if let i = pattern.nodes.firstIndex(where: { !$0.labels.isEmpty }) { return i }
@@ -325,6 +330,20 @@ enum Planner {
     /// first label; without one, the seek asks every index on the key.
     static func seekable(_ node: BoundNodePattern, bound: Set<Int>) -> (String?, String, Expression)? {
         node.properties.first { isKnown($0.value, bound: bound) }.map { (node.labels.first, $0.key, $0.value) }
+    }
+
+    /// A WHERE conjunct `id(n) = value` (either way round) on the node in `slot`, with a value
+    /// known before the pattern runs: its index among `conjuncts`, and the value. The node is
+    /// then found by its id (NodeByIdSeek), whatever else the pattern or WHERE says of it.
+    static func idEquality(of slot: Int, in conjuncts: [Expression], bound: Set<Int>) -> (index: Int, value: Expression)? {
+        for (index, conjunct) in conjuncts.enumerated() {
+            guard case .binary(.equal, let l, let r) = conjunct else { continue }
+            for (side, value) in [(l, r), (r, l)] {
+                guard Normalizer.nodeID(side, nodes: [slot]) != nil, isKnown(value, bound: bound) else { continue }
+                return (index, value)
+            }
+        }
+        return nil
     }
 
     /// Whether a property map's value is known before the pattern runs (a literal other than
