@@ -27,17 +27,30 @@ extension ExecutionContext {
                 row[slot] = .node(node)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
-        case .idSeek(let slot, let expression):
-            // `id(n) = value` holds for the node with that id, compared as numbers (1.0 finds node 1).
-            let id: Int64
-            switch try evaluate(expression, row) {
-            case .integer(let i): id = i
-            case .double(let d) where d.rounded() == d && abs(d) < 1e18: id = Int64(d)
-            default: return true
+        case .idSeek(let slot, let expression, let inList):
+            // `id(n) = value` holds for the node with that id, compared as numbers (1.0 finds
+            // node 1); `id(n) IN list` for each node whose id the list holds, once, in id order
+            // (as a scan would find them).
+            let value = try evaluate(expression, row)
+            var ids: [NodeID]
+            if inList {
+                switch value {
+                case .null: return true
+                case .list(let values): ids = values.compactMap(Self.nodeID)
+                default:
+                    // Not a list: the filter's own error (`IN` needs a list).
+                    _ = try evaluate(.binary(.in, .literal(.integer(0)), expression), row)
+                    return true
+                }
+                if ids.count > 1 { ids = Array(Set(ids)).sorted() }
+            } else {
+                guard let id = Self.nodeID(value) else { return true }
+                ids = [id]
             }
-            guard id >= 0, id <= Int64(UInt32.max), withGraph({ $0.contains(NodeID(rawValue: UInt32(id))) }) else { return true }
-            row[slot] = .node(NodeID(rawValue: UInt32(id)))
-            return try match(operators, index + 1, &row, emit)
+            for id in ids where withGraph({ $0.contains(id) }) {
+                row[slot] = .node(id)
+                guard try match(operators, index + 1, &row, emit) else { return false }
+            }
         case .propertySeek(let slot, let label, let key, let expression):
             guard let keyID = propertyKeyID(key) else { return true }
             let value = try evaluate(expression, row)
@@ -282,6 +295,18 @@ extension ExecutionContext {
     /// The id of label `label`, remembering the last few looked up (RecentNames): the graph
     /// is read only when it is not among them.
     @inline(__always)
+    /// The node id a value equals as a number (`id(n) = value`), when it can be one.
+    static func nodeID(_ value: RuntimeValue) -> NodeID? {
+        let id: Int64
+        switch value {
+        case .integer(let i): id = i
+        case .double(let d) where d.rounded() == d && abs(d) < 1e18: id = Int64(d)
+        default: return nil
+        }
+        guard id >= 0, id <= Int64(UInt32.max) else { return nil }
+        return NodeID(rawValue: UInt32(id))
+    }
+
     func labelID(_ label: String) -> LabelID? {
         if let id = recentLabels.id(of: label) { return id }
         let id = withGraph { $0.labelID(named: label) }

@@ -11,8 +11,9 @@ indirect enum PatternOperator: Sendable {
     /// Nodes with `label` whose `key` equals `value` (an index when the store has one); without
     /// a label, nodes of any labels (Graph.nodeIDs(key:equalTo:): every index on `key` at once).
     case propertySeek(slot: Int, label: String?, key: String, value: Expression)
-    /// The node whose id is `id` (`WHERE id(n) = value`), when one exists: no scan.
-    case idSeek(slot: Int, id: Expression)
+    /// The node whose id is `id` (`WHERE id(n) = value`), when one exists, or with `inList`
+    /// the nodes whose ids `id`'s list holds (`WHERE id(n) IN list`), in id order: no scan.
+    case idSeek(slot: Int, id: Expression, inList: Bool)
     /// `slot` already holds a node (from an earlier clause or pattern): it must not be null.
     case argument(slot: Int)
     /// Follows relationships of `types` (all when empty) from the node in `from`.

@@ -69,9 +69,9 @@ enum Planner {
             if bound.contains(node.slot) {
                 operators.append(.argument(slot: node.slot))
                 operators.append(.nodeFilter(slot: node.slot, labels: node.labels, properties: node.properties))
-            } else if let (index, value) = idEquality(of: node.slot, in: conjuncts, bound: bound) {
+            } else if let (index, value, inList) = idEquality(of: node.slot, in: conjuncts, bound: bound) {
                 conjuncts.remove(at: index)
-                operators.append(.idSeek(slot: node.slot, id: value))
+                operators.append(.idSeek(slot: node.slot, id: value, inList: inList))
                 operators.append(.nodeFilter(slot: node.slot, labels: node.labels, properties: node.properties))
             } else if let (label, key, value) = seekable(node, bound: bound) {
                 operators.append(.propertySeek(slot: node.slot, label: label, key: key, value: value))
@@ -332,15 +332,23 @@ enum Planner {
         node.properties.first { isKnown($0.value, bound: bound) }.map { (node.labels.first, $0.key, $0.value) }
     }
 
-    /// A WHERE conjunct `id(n) = value` (either way round) on the node in `slot`, with a value
-    /// known before the pattern runs: its index among `conjuncts`, and the value. The node is
-    /// then found by its id (NodeByIdSeek), whatever else the pattern or WHERE says of it.
-    static func idEquality(of slot: Int, in conjuncts: [Expression], bound: Set<Int>) -> (index: Int, value: Expression)? {
+    /// A WHERE conjunct `id(n) = value` (either way round) or `id(n) IN list` on the node in
+    /// `slot`, with a value known before the pattern runs: its index among `conjuncts`, the
+    /// value, and whether it is a list. The node is then found by its id (NodeByIdSeek),
+    /// whatever else the pattern or WHERE says of it.
+    static func idEquality(of slot: Int, in conjuncts: [Expression], bound: Set<Int>)
+        -> (index: Int, value: Expression, inList: Bool)? {
         for (index, conjunct) in conjuncts.enumerated() {
-            guard case .binary(.equal, let l, let r) = conjunct else { continue }
-            for (side, value) in [(l, r), (r, l)] {
-                guard Normalizer.nodeID(side, nodes: [slot]) != nil, isKnown(value, bound: bound) else { continue }
-                return (index, value)
+            switch conjunct {
+            case .binary(.equal, let l, let r):
+                for (side, value) in [(l, r), (r, l)]
+                where Normalizer.nodeID(side, nodes: [slot]) != nil && isKnown(value, bound: bound) {
+                    return (index, value, false)
+                }
+            case .binary(.in, let l, let r) where Normalizer.nodeID(l, nodes: [slot]) != nil && isKnown(r, bound: bound):
+                return (index, r, true)
+            default:
+                continue
             }
         }
         return nil
