@@ -51,6 +51,26 @@ extension ExecutionContext {
                 row[slot] = .node(id)
                 guard try match(operators, index + 1, &row, emit) else { return false }
             }
+        case .propertyListSeek(let slot, let label, let key, let expression):
+            guard let labelID = labelID(label) else { return true }
+            // Each listed value's nodes by the index (a superset-free union: `x IN list` is
+            // `x = e` for some element); without an index, or with no list, every node of the
+            // label, as a scan would read them. The IN conjunct that follows decides.
+            var nodes: [NodeID]? = nil
+            if let keyID = propertyKeyID(key), withGraph({ $0.hasIndex(label: labelID, key: keyID) }),
+               case .list(let values) = try evaluate(expression, row) {
+                var found = Set<NodeID>()
+                for value in values where !value.isNull {
+                    guard let stored = value.storable else { continue }
+                    found.formUnion(withGraph { $0.nodeIDs(withLabel: labelID, key: keyID, equalTo: stored) })
+                }
+                nodes = found.sorted()
+            }
+            for node in nodes ?? withGraph({ $0.nodeIDs(withLabel: labelID) }) {
+                try watchdog.tick()
+                row[slot] = .node(node)
+                guard try match(operators, index + 1, &row, emit) else { return false }
+            }
         case .propertySeek(let slot, let label, let key, let expression):
             guard let keyID = propertyKeyID(key) else { return true }
             let value = try evaluate(expression, row)

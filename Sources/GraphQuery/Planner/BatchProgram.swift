@@ -204,7 +204,8 @@ struct BatchCompiler {
             case .filter(let expression):
                 guard let condition = condition(expression) else { return false }
                 append(.filter(condition))
-            case .relationshipFilter, .variableExpand, .bindPath, .reverseList, .shortestPath, .followList, .idSeek:
+            case .relationshipFilter, .variableExpand, .bindPath, .reverseList, .shortestPath, .followList, .idSeek,
+                 .propertyListSeek:
                 return false
             }
         }

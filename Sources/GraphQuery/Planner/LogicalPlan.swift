@@ -14,6 +14,10 @@ indirect enum PatternOperator: Sendable {
     /// The node whose id is `id` (`WHERE id(n) = value`), when one exists, or with `inList`
     /// the nodes whose ids `id`'s list holds (`WHERE id(n) IN list`), in id order: no scan.
     case idSeek(slot: Int, id: Expression, inList: Bool)
+    /// Candidates for `WHERE n.key IN list` on a node of `label`, in id order: each listed
+    /// value's nodes when (label, key) is indexed, else every node of the label. The conjunct
+    /// itself still filters them.
+    case propertyListSeek(slot: Int, label: String, key: String, list: Expression)
     /// `slot` already holds a node (from an earlier clause or pattern): it must not be null.
     case argument(slot: Int)
     /// Follows relationships of `types` (all when empty) from the node in `from`.

@@ -87,6 +87,7 @@ extension LogicalPlan {
         case .allNodesScan(let slot): return "AllNodesScan \(n(slot))"
         case .labelScan(let slot, let label): return "NodeByLabelScan \(n(slot)) :\(label)"
         case .idSeek(let slot, _, _): return "NodeByIdSeek \(n(slot))"
+        case .propertyListSeek(let slot, let label, let key, _): return "NodeByPropertyListSeek \(n(slot)) :\(label) {\(key)}"
         case .propertySeek(let slot, let label, let key, _): return "NodeByPropertySeek \(n(slot))\(label.map { " :" + $0 } ?? "") {\(key)}"
         case .argument(let slot): return "Argument \(n(slot))"
         case .expand(let from, let rel, let to, let types, let direction, let toIsBound, _, _, _):

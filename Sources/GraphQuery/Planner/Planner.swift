@@ -77,6 +77,9 @@ enum Planner {
                 operators.append(.propertySeek(slot: node.slot, label: label, key: key, value: value))
                 operators.append(.nodeFilter(slot: node.slot, labels: label == nil ? node.labels : node.labels.filter { $0 != label },
                                              properties: node.properties.filter { $0.key != key }))
+            } else if let label = node.labels.first, let (key, list) = propertyIn(of: node.slot, in: conjuncts, bound: bound) {
+                operators.append(.propertyListSeek(slot: node.slot, label: label, key: key, list: list))
+                operators.append(.nodeFilter(slot: node.slot, labels: Array(node.labels.dropFirst()), properties: node.properties))
             } else if let label = node.labels.first {
                 operators.append(.labelScan(slot: node.slot, label: label))
                 operators.append(.nodeFilter(slot: node.slot, labels: Array(node.labels.dropFirst()), properties: node.properties))
@@ -118,7 +121,9 @@ enum Planner {
                 placeReady()
                 continue
             }
-            let start = startIndex(of: pattern, bound: bound) { idEquality(of: $0, in: conjuncts, bound: bound) != nil }
+            let start = startIndex(of: pattern, bound: bound,
+                                   idSought: { idEquality(of: $0, in: conjuncts, bound: bound) != nil },
+                                   listSought: { propertyIn(of: $0, in: conjuncts, bound: bound) != nil })
             bindStart(pattern.nodes[start])
             // Rightwards from the start, then leftwards: relationship i joins node i and i + 1.
             let steps = Array(start..<pattern.relationships.count).map { ($0, true) }
@@ -316,11 +321,13 @@ enum Planner {
     /// value without a label (every index on the key, and the nodes no index covers) > label
     /// scan > the first node. The seeks yield the few nodes holding the value; a label scan
     /// yields every member, each then expanded.
-    static func startIndex(of pattern: BoundPattern, bound: Set<Int>, idSought: (Int) -> Bool = { _ in false }) -> Int {
+    static func startIndex(of pattern: BoundPattern, bound: Set<Int>, idSought: (Int) -> Bool = { _ in false },
+                           listSought: (Int) -> Bool = { _ in false }) -> Int {
         if let i = pattern.nodes.firstIndex(where: { bound.contains($0.slot) }) { return i }
         if let i = pattern.nodes.firstIndex(where: { idSought($0.slot) }) { return i }
         if let i = pattern.nodes.firstIndex(where: { seekable($0, bound: bound)?.0 != nil }) { return i }
         if let i = pattern.nodes.firstIndex(where: { seekable($0, bound: bound) != nil }) { return i }
+        if let i = pattern.nodes.firstIndex(where: { !$0.labels.isEmpty && listSought($0.slot) }) { return i }
         if let i = pattern.nodes.firstIndex(where: { !$0.labels.isEmpty }) { return i }
         return 0
     }
@@ -349,6 +356,17 @@ enum Planner {
                 return (index, r, true)
             default:
                 continue
+            }
+        }
+        return nil
+    }
+
+    /// A WHERE conjunct `n.key IN list` on the node in `slot`, with a list known before the
+    /// pattern runs: the key and the list (the conjunct stays, to filter what is sought).
+    static func propertyIn(of slot: Int, in conjuncts: [Expression], bound: Set<Int>) -> (key: String, list: Expression)? {
+        for conjunct in conjuncts {
+            if case .binary(.in, .property(.slot(slot), let key), let list) = conjunct, isKnown(list, bound: bound) {
+                return (key, list)
             }
         }
         return nil
