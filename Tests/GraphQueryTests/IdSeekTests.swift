@@ -33,6 +33,7 @@ struct IdSeekTests {
         "MATCH (a)-[:FRIEND]->(b:User) WHERE id(b) = $id RETURN a.name",
         "MATCH (a)-[:FRIEND]->(b) WHERE ID(a) = $id RETURN b.name",
         "MATCH (n:User) WHERE id(n) IN $ids RETURN n.name",
+        "MATCH (n:User) WHERE id(n) = 1 OR id(n) = $id RETURN n.name",
         "MATCH (a)-[:FRIEND]->(b) WHERE b.name <> 'x' AND id(b) IN [1, 3] RETURN a.name",
     ])
     func sought(query: String) throws {

@@ -29,11 +29,37 @@ struct PropertyListSeekTests {
     @Test("a labelled node's IN list is sought, also as a pattern's far end", arguments: [
         "MATCH (n:User) WHERE n.id IN $ids RETURN n.name",
         "MATCH (a)-[:FRIEND]->(b:User) WHERE b.id IN [1, 2] RETURN a.name",
+        "MATCH (n:User) WHERE n.id = 1 OR n.id = $two OR 3 = n.id RETURN n.name",
+        "MATCH (n:User) WHERE n.name <> 'x' AND (n.id = 1 OR n.id = 2) RETURN n.name",
     ])
     func sought(query: String) throws {
         let plan = try plan(query)
         #expect(plan.contains("NodeByPropertyListSeek"), "\(query):\n\(plan)")
         #expect(!plan.contains("Scan"), "\(query):\n\(plan)")
+    }
+
+    @Test("equalities of one property joined by OR answer what they answer unsought", arguments: [
+        ("1 OR n.id = 2", "[1, 2]"), ("1 OR 2 = n.id OR n.id = '2'", "[1, 2, '2']"), ("3.0 OR n.id = null", "[3.0, null]"),
+        ("null OR n.id = null", "[null, null]"), ("4 OR n.id = 4", "[4, 4]"),
+    ])
+    func orOfEqualities(rest: String, list: String) throws {
+        let sought = "MATCH (n:User) WHERE n.id = \(rest) RETURN n.name"
+        let scanned = "MATCH (n:User) WHERE (n.id = \(rest)) = true RETURN n.name"
+        #expect(try plan(sought).contains("NodeByPropertyListSeek"), "\(sought)")
+        for indexed in [true, false] {
+            let store = try store(indexed: indexed)
+            let engine = QueryEngine()
+            let a = try engine.execute(sought, on: store).rows
+            let b = try engine.execute(scanned, on: store).rows
+            #expect(a == b, "\(sought), indexed \(indexed): \(a) against \(b)")
+        }
+        // The rewrite's premise: the OR and the IN have the same truth value, null included,
+        // for every user (a projection, which nothing rewrites).
+        let store = try store(indexed: true)
+        let engine = QueryEngine()
+        let or = try engine.execute("MATCH (n:User) RETURN n.name, n.id = \(rest) ORDER BY n.name", on: store).rows
+        let inList = try engine.execute("MATCH (n:User) RETURN n.name, n.id IN \(list) ORDER BY n.name", on: store).rows
+        #expect(or == inList, "\(rest) against IN \(list)")
     }
 
     @Test("the seek answers what the scan and filter answer", arguments: [

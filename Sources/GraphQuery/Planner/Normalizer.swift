@@ -221,9 +221,54 @@ enum Normalizer {
         case .binary(let op, let l, let r) where op == .equal || op == .notEqual:
             if let a = nodeID(l, nodes: nodes), let b = nodeID(r, nodes: nodes) { return .binary(op, .slot(a), .slot(b)) }
             return e
+        case .binary(.or, _, _):
+            return equalitiesAsList(e) ?? e
         default:
             return e
         }
+    }
+
+    /// `x = a OR x = b OR …` (each equality either way round), x one variable's property or
+    /// `id(n)`, as `x IN [a, b, …]`: the same truth value, null included (true when one
+    /// equality is, else null when one is, else false), and a list the planner seeks by.
+    static func equalitiesAsList(_ e: Expression) -> Expression? {
+        var disjuncts: [Expression] = []
+        func split(_ e: Expression) {
+            if case .binary(.or, let l, let r) = e { split(l); split(r) } else { disjuncts.append(e) }
+        }
+        split(e)
+        /// What a disjunct compares: a variable's property, or a variable's id.
+        enum Subject: Equatable {
+            case property(slot: Int, key: String)
+            case id(slot: Int)
+            init?(_ e: Expression) {
+                switch e {
+                case .property(.slot(let s), let key): self = .property(slot: s, key: key)
+                case .function(let call) where call.name.lowercased() == "id" && call.arguments.count == 1:
+                    guard case .slot(let s) = call.arguments[0] else { return nil }
+                    self = .id(slot: s)
+                default: return nil
+                }
+            }
+        }
+        var subject: (Subject, Expression)?
+        var values: [Expression] = []
+        for disjunct in disjuncts {
+            guard case .binary(.equal, let l, let r) = disjunct else { return nil }
+            if let (known, _) = subject {
+                if Subject(l) == known { values.append(r) } else if Subject(r) == known { values.append(l) } else { return nil }
+            } else if let found = Subject(l) {
+                subject = (found, l)
+                values.append(r)
+            } else if let found = Subject(r) {
+                subject = (found, r)
+                values.append(l)
+            } else {
+                return nil
+            }
+        }
+        guard let (_, expression) = subject, values.count > 1 else { return nil }
+        return .binary(.in, expression, .list(values))
     }
 
     /// The node slot `n` of `id(n)`, when n is a pattern node.
