@@ -30,6 +30,7 @@ import os
 import socket
 import statistics
 import subprocess
+import shutil
 import sys
 import tempfile
 import threading
@@ -73,6 +74,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--down-after", type=int, default=2000)
     parser.add_argument("--out", default="failover.json")
+    parser.add_argument("--keep", action="store_true", help="keep the data directories and logs (kept anyway on a failure)")
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="graphd-failover-")
@@ -183,10 +185,18 @@ def main():
         with open(args.out, "w") as f:
             json.dump({"rounds": rounds, "summary": summary}, f, indent=2)
         sys.exit(1 if failed or tilts else 0)
+    except BaseException as stop:
+        if not (isinstance(stop, SystemExit) and stop.code == 0):
+            args.keep = True  # a failure's logs are what explains it
+        raise
     finally:
         for process in sentinels + list(servers.values()):
             process.kill()
             process.wait()
+        if args.keep:
+            print(f"data directories and logs kept in {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
