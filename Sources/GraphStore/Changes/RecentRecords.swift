@@ -1,9 +1,9 @@
-// RecentRecords.swift — the last few hundred commits of a store, kept in memory as they
-// commit, so that a replica's pull finds the records it is about to be sent without a read of
-// the log: that read (the segment list, an open, a header and a chunk, per pull) took most of
-// the time from a record's fsync to its leaving the primary under a steady write load
-// (docs/replication.md, "Lag"). Bounded in records and in mutations, so a bulk write is not
-// kept twice; what it does not reach back to is read from the log as before.
+// RecentRecords.swift — the latest commits of a store (up to a thousand), kept in memory as
+// they commit, so that a replica's pull finds the records it is about to be sent without a read
+// of the log: such a read (the segment list, an open, a header and a chunk, per pull) costs
+// several times the rest of a pull's work on a loaded machine, and a caught-up replica pulls
+// after every few writes (docs/replication.md, "Lag"). Bounded in records and in mutations, so
+// a bulk write is not kept twice; a pull this does not reach back for reads the log.
 
 /// The latest commits, in sequence order with no gap. Guarded by the store's lock.
 struct RecentRecords: Sendable {
