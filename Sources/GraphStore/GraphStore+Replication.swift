@@ -30,13 +30,20 @@ extension GraphStore {
     /// what group commit wrote), about `maxBytes` at most (at least one record when there is
     /// one); empty when nothing newer is durable. Nil when the log no longer holds
     /// `sequence + 1`, or `sequence` is past the durable end: the follower needs a full copy.
-    /// Read with the store's one log reader (`committedRecords(after:limit:)`), capped at the
-    /// durable frontier whatever the fsync policy publishes.
+    /// Taken from the latest commits kept in memory (RecentRecords) when they reach back to
+    /// `sequence + 1`, else read with the store's one log reader (`committedRecords(after:limit:)`);
+    /// capped at the durable frontier whatever the fsync policy publishes.
     public func framedRecords(after sequence: UInt64, maxBytes: Int) throws(StoreError) -> [UInt8]? {
         let durable = durableSequence
         if sequence >= durable { return sequence == durable ? [] : nil }
         let limit = Int(min(durable - sequence, 4096))
-        switch try committedRecords(after: sequence, limit: limit) {
+        let read: CommittedRecords
+        if let recent = lock.withReadLock({ changes.recent.after(sequence, through: durable, limit: limit) }) {
+            read = .records(recent)
+        } else {
+            read = try committedRecords(after: sequence, limit: limit)
+        }
+        switch read {
         case .gone:
             return nil
         case .records(let records):

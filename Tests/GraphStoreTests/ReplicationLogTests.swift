@@ -22,8 +22,9 @@ import GraphTestSupport
     @Test("Records read from a primary and appended by a replica give the same graph, log and sequence")
     func recordsRoundTrip() throws {
         try withTemporaryDirectory { root in
-            let primaryDirectory = try DataDirectory(path: root + "/p"), replicaDirectory = try DataDirectory(path: root + "/r")
-            let primary = try primaryDirectory.createGraph(named: "g")
+            var primaryDirectory: DataDirectory? = try DataDirectory(path: root + "/p")
+            let replicaDirectory = try DataDirectory(path: root + "/r")
+            let primary = try primaryDirectory!.createGraph(named: "g")
             try addUsers(primary, 1...5)
             let copy = try primary.replicationSnapshot(scratch: root)
             #expect(copy.lastSequence == 5)
@@ -40,17 +41,58 @@ import GraphTestSupport
             #expect(try primary.framedRecords(after: 12, maxBytes: 1 << 20) == [])
             try addUsers(primary, 13...13)
             #expect(try primary.framedRecords(after: 12, maxBytes: 1 << 20)?.isEmpty == false)
-            // Records a snapshot replaced are gone from the segments: a copy is needed.
+            // Records a snapshot replaced are gone from the segments, not from the latest commits
+            // kept in memory; once those do not reach back either (the store reopened), a copy is needed.
+            let afterSeven = try #require(try primary.framedRecords(after: 7, maxBytes: 1 << 20))
             try primary.compact()
-            #expect(try primary.framedRecords(after: 7, maxBytes: 1 << 20) == nil)
+            #expect(try primary.framedRecords(after: 7, maxBytes: 1 << 20) == afterSeven)
+            primary.close()
+            primaryDirectory = nil
+            let reopened = try #require(try DataDirectory(path: root + "/p").graph(named: "g"))
+            #expect(try reopened.framedRecords(after: 7, maxBytes: 1 << 20) == nil)
+            #expect(try reopened.framedRecords(after: 13, maxBytes: 1 << 20) == [])
             // Ahead of the primary: nil too.
-            #expect(try primary.framedRecords(after: 99, maxBytes: 1 << 20) == nil)
+            #expect(try reopened.framedRecords(after: 99, maxBytes: 1 << 20) == nil)
             // The replica's log reads back the same bytes.
             #expect(try replica.framedRecords(after: 5, maxBytes: 1 << 20) == records)
             // A small budget still returns whole records.
             let first = try #require(try replica.framedRecords(after: 5, maxBytes: 1))
             #expect(ReplicaLinkCount.records(first) == 1 && records.starts(with: first))
         }
+    }
+
+    @Test("The latest commits are kept in memory for replicas: read without the log, bounded, started over after a gap")
+    func recentRecordsInMemory() throws {
+        try withTemporaryDirectory { root in
+            let directory = try DataDirectory(path: root + "/p")
+            let store = try directory.createGraph(named: "g")
+            try addUsers(store, 1...10)
+            let framed = try #require(try store.framedRecords(after: 3, maxBytes: 1 << 20))
+            // The log's segments gone from under the store: the records still come, from memory.
+            let logDirectory = try #require(store.storage).directory
+            let logs = try FileManager.default.contentsOfDirectory(atPath: logDirectory).filter { $0.hasSuffix(".glog") }
+            #expect(!logs.isEmpty)
+            for name in logs { try FileManager.default.removeItem(atPath: logDirectory + "/" + name) }
+            #expect(try store.committedRecords(after: 3, limit: 100) != .records([]), "the log reader finds nothing")
+            #expect(try store.framedRecords(after: 3, maxBytes: 1 << 20) == framed)
+            #expect(ReplicaLinkCount.records(framed) == 7)
+        }
+        var ring = RecentRecords()
+        func record(_ sequence: UInt64, mutations: Int = 1) -> LogRecord {
+            LogRecord(sequence: sequence, commitTime: 0, mutations: Array(repeating: .deleteNode(NodeID(1)), count: mutations))
+        }
+        #expect(ring.after(0, through: 10, limit: 10) == nil, "nothing kept")
+        for sequence in 1...UInt64(RecentRecords.recordLimit + 10) { ring.append(record(sequence)) }
+        #expect(ring.after(9, through: .max, limit: 1) == nil, "the oldest dropped past the limit")
+        #expect(ring.after(10, through: .max, limit: 2)?.map(\.sequence) == [11, 12])
+        #expect(ring.after(20, through: 22, limit: 100)?.map(\.sequence) == [21, 22], "never past `through`")
+        #expect(ring.after(UInt64(RecentRecords.recordLimit + 10), through: .max, limit: 5) == [])
+        let last = UInt64(RecentRecords.recordLimit + 10)
+        ring.append(record(last + 2))
+        #expect(ring.after(last, through: .max, limit: 5) == nil, "a gap starts the ring over")
+        #expect(ring.after(last + 1, through: .max, limit: 5)?.map(\.sequence) == [last + 2])
+        ring.append(record(last + 3, mutations: RecentRecords.mutationLimit + 1))
+        #expect(ring.after(last + 1, through: .max, limit: 5) == nil, "a bulk write is not kept, nor anything before it")
     }
 
     @Test("A corrupt record, a gap and a record that does not apply are refused; what came before stays, nothing after")

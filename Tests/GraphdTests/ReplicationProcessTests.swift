@@ -50,6 +50,12 @@ struct ReplicationProcessTests {
             #expect(try writer.command("WAIT", "1", "5000") == .integer(1))
         }
         #expect(try count(replica) == 20, "WAIT 1 returned: the replica has applied every write")
+        guard case .bulk(let stats) = try writer.command("INFO", "commandstats") else {
+            Issue.record("no INFO commandstats")
+            return
+        }
+        #expect(stats.contains("cmdstat_graphd.ack:calls="),
+                "the replica acknowledges what it applied with GRAPHD.ACK, ahead of its next pull: \(stats)")
         #expect(try writer.command("WAITAOF", "1", "1", "5000") == .array([.integer(1), .integer(1)]),
                 "the replica reports the last write durable once its fsync returned")
         _ = try writer.command("GRAPH.QUERY", "other", "CREATE (:User {id: 1})")

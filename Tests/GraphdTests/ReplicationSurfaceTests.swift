@@ -272,6 +272,59 @@ struct ReplicationSurfaceTests {
         #expect(try writer.command("WAITAOF", "1", "1", "-1") == .error("ERR timeout is negative"))
     }
 
+    @Test("GRAPHD.ACK takes a follower's positions between its pulls; WAIT and GRAPHD.WAITSEQ answer on their quick paths once reached")
+    func acknowledgementBetweenPulls() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let writer = try server.client(), follower = try server.client()
+        _ = try writer.command("GRAPH.QUERY", "g", "CREATE (:User {id: 1})")
+        guard case .bulk(let token)? = try writer.command("GRAPH.RO_QUERY", "g", "RETURN graph.token()").rows.first?.first,
+              let dash = token.firstIndex(of: "-"), let sequence = UInt64(token[token.index(after: dash)...]) else {
+            Issue.record("no token")
+            return
+        }
+        let history = String(token[..<dash])
+        #expect(try follower.command("GRAPHD.ACK", "g", history, "\(sequence)")
+                == .error("ERR GRAPHD.ACK comes from a replica that pulls from this primary (GRAPHD.PULL)"),
+                "a connection that never pulled is no follower")
+        #expect(try follower.command("GRAPHD.ACK", "g", history).description.hasPrefix("-ERR syntax"))
+        let pulled = try follower.command("GRAPHD.PULL", "0", "1000000", "7000", "a-follower", "g", history, "0")
+        #expect(pulled.items.first?.items.first == .bulk("records"))
+        #expect(try writer.command("WAIT", "1", "1") == .integer(0), "the pull named nothing applied")
+        // Applied, not yet durable: WAIT counts it, WAITAOF not; a later ACK with it durable too.
+        #expect(try follower.command("GRAPHD.ACK", "g", history, "\(sequence)/0") == .simple("OK"))
+        #expect(try writer.command("WAIT", "1", "1") == .integer(1))
+        #expect(try writer.command("WAITAOF", "1", "1", "1") == .array([.integer(1), .integer(0)]))
+        #expect(try follower.command("GRAPHD.ACK", "g", history, "\(sequence)/\(sequence)") == .simple("OK"))
+        #expect(try writer.command("WAITAOF", "1", "1", "1") == .array([.integer(1), .integer(1)]))
+
+        // The quick paths answer on the I/O thread only what is already reached; the rest goes
+        // to a worker, which waits.
+        let table = CommandTable.standard()
+        func quickly(_ words: [String], after write: WritePosition?) throws -> String? {
+            let request = words.map { Array($0.utf8) }
+            let spec = try #require(table.spec(named: request[0]))
+            var session = ClientSession(id: 99, peerAddress: "127.0.0.1:1")
+            session.lastWrite = write
+            return table.executeQuickly(request, spec: spec, session: &session, context: server.context)
+                .map { String(decoding: $0.reply, as: UTF8.self) }
+        }
+        let written = WritePosition(graph: "g", history: history, sequence: sequence)
+        #expect(try quickly(["WAIT", "1", "1000"], after: written) == ":1\r\n")
+        #expect(try quickly(["WAIT", "0", "0"], after: nil) == ":1\r\n", "before any write every follower has it")
+        var later = written
+        later.sequence += 1
+        #expect(try quickly(["WAIT", "1", "1000"], after: later) == nil)
+        #expect(try quickly(["WAIT", "x", "1000"], after: written) == nil, "the worker replies the error")
+        #expect(try quickly(["GRAPHD.WAITSEQ", "g", "\(sequence)", "1000"], after: nil) == ":\(sequence)\r\n")
+        #expect(try quickly(["GRAPHD.WAITSEQ", "g", token, "1000"], after: nil) == ":\(sequence)\r\n")
+        #expect(try quickly(["GRAPHD.WAITSEQ", "g", "\(sequence + 1)", "1000"], after: nil) == nil)
+        #expect(try quickly(["GRAPHD.WAITSEQ", "missing", "1", "1000"], after: nil) == nil)
+        // The worker's paths, through the server, after the quick ones declined.
+        #expect(try writer.command("GRAPHD.WAITSEQ", "g", "\(sequence + 1)", "1") == .integer(Int64(sequence)))
+        #expect(try writer.command("WAIT", "x", "1") == .error("ERR value is not an integer or out of range"))
+    }
+
     @Test("Bad arguments to the replication commands get errors, never a crash; a pull naming this server is refused")
     func badArguments() throws {
         let server = try InProcessServer()

@@ -11,6 +11,8 @@ struct ChangeState: Sendable {
     var commitTimes = CommitTimeIndex()
     /// The last commit (for a store without a log, which numbers its commits itself).
     var lastSequence: UInt64 = 0
+    /// The latest commits, for a replica's pull (GraphStore.framedRecords).
+    var recent = RecentRecords()
 }
 
 /// Where a client's "since" points: a commit, or "before anything this graph can tell".
@@ -63,6 +65,7 @@ extension GraphStore {
         graph.versions.stamp(record.mutations, sequence: record.sequence)
         changes.commitTimes.note(sequence: record.sequence, time: record.commitTime)
         changes.lastSequence = record.sequence
+        changes.recent.append(record)
     }
 }
 

@@ -71,16 +71,18 @@ enum GraphCommands {
         return .keepOpen
     }
 
-    /// True when a query command's request only reads: always for a read-only command
-    /// (RO_QUERY refuses a write), else when its text compiles to a plan that writes nothing.
-    /// The server runs those on its CPU-sized read pool.
     /// Whether a query command's text is a read presumed quick (QueryEngine.isPresumedQuick).
     static func presumedQuick(_ request: [[UInt8]], context: ServerContext) -> Bool {
         guard request.count >= 3, let text = CommandInvocation.validText(request[2]) else { return false }
         return context.engine.isPresumedQuick(text)
     }
 
+    /// True when a query command's request only reads: always for a read-only command
+    /// (RO_QUERY refuses a write), else when its text compiles to a plan that writes nothing.
+    /// The server runs those on its CPU-sized read pool. Never for a command that is not a
+    /// query but has a quick path (WAIT): it may block, so it keeps its connection's queue.
     static func onlyReads(_ request: [[UInt8]], spec: CommandSpec, context: ServerContext) -> Bool {
+        guard spec.flags.contains(.query) else { return false }
         if spec.flags.contains(.readonly) { return true }
         guard request.count >= 3, let text = CommandInvocation.validText(request[2]) else { return false }
         return !context.engine.writes(text)

@@ -1,6 +1,7 @@
 // RESPClient.swift — a small blocking Redis-protocol client for `graphd repl --connect`:
 // connects over TCP (IPv4 or IPv6 via getaddrinfo), sends commands as RESP arrays and reads
-// RESP2 replies. One request at a time; `close()` from another thread unblocks a read.
+// RESP2 replies. One request at a time, or a few sent in one write (`send`); `close()`
+// from another thread unblocks a read.
 
 import Glibc
 import Synchronization
@@ -84,18 +85,32 @@ final class RESPClient: @unchecked Sendable {
     /// Sends one command of raw arguments and reads its reply; with `binary`, bulk strings come
     /// back as `.data` bytes.
     func command(bytes arguments: [[UInt8]], binary: Bool) throws(REPLError) -> RESPClientReply {
-        var bytes = Array("*\(arguments.count)\r\n".utf8)
-        for argument in arguments {
-            bytes += Array("$\(argument.count)\r\n".utf8) + argument + [13, 10]
+        try send([arguments])
+        return try readReply(binary: binary)
+    }
+
+    /// Sends `commands` in one write, their replies to be read with `reply(binary:)`, in order:
+    /// the server sees them together, and the client may do something else before it reads.
+    func send(_ commands: [[[UInt8]]]) throws(REPLError) {
+        var bytes: [UInt8] = []
+        for arguments in commands {
+            bytes += Array("*\(arguments.count)\r\n".utf8)
+            for argument in arguments {
+                bytes += Array("$\(argument.count)\r\n".utf8) + argument + [13, 10]
+            }
         }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { throw .other("connection lost while sending") }
             offset += n
         }
-        return try readReply(binary: binary)
+    }
+
+    /// The next reply to what `send` sent.
+    func reply(binary: Bool) throws(REPLError) -> RESPClientReply {
+        try readReply(binary: binary)
     }
 
     private func readReply(binary: Bool) throws(REPLError) -> RESPClientReply {

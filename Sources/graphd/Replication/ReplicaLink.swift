@@ -3,8 +3,9 @@
 // server, then pulls (ReplicationStream) in a loop: records are checked and appended to the
 // replica's own logs (GraphStore.appendReplicated), snapshots installed (collected first when
 // they come in parts), dropped graphs deleted. Each pull names the positions reached, which
-// acknowledges them: what was applied goes out at once, while a thread beside the link
-// (ReplicaSyncer) fsyncs it; what is durable goes out on the pull after that fsync. A record
+// acknowledges them; records just applied are acknowledged first (GRAPHD.ACK, in the same
+// write as the pull), and only then given to a thread beside the link (ReplicaSyncer) that
+// fsyncs them; what is durable goes out on the pull after that fsync. A record
 // that fails its checks stops that graph's applying and asks for a full copy instead — the
 // link never crash-loops; a broken connection reconnects with a growing pause. The link ends
 // when the role changes (REPLICAOF), checked between pulls.
@@ -26,6 +27,9 @@ final class ReplicaLink: @unchecked Sendable {
     private let syncer: ReplicaSyncer
     /// Copies arriving in parts, by graph: installed once complete.
     private var incoming: [String: IncomingCopy] = [:]
+    /// Graphs with records applied since the last pull went out: acknowledged with the next,
+    /// then made durable (`handToSyncer`).
+    private var appliedSincePull: Set<String> = []
 
     /// A full copy being received in parts (ReplicationStream's `part` entries).
     private struct IncomingCopy {
@@ -85,18 +89,34 @@ final class ReplicaLink: @unchecked Sendable {
         do { client = try RESPClient(host: primary.host, port: primary.port) } catch { throw .link(error.description) }
         defer { client.close() }
         client.setTimeout(seconds: 10)
+        // Whatever way the connection ends, what it applied is made durable.
+        defer { handToSyncer() }
         context.replication.linkChanged(generation: generation, to: .handshake)
         try handshake(client)
         var caughtUp = false
+        // The primary refused GRAPHD.ACK (an older graphd): this connection's pulls alone acknowledge.
+        var ackRefused = false
         while isCurrent {
-            // The pull acknowledges what was applied at once, before the fsync (ReplicaSyncer)
-            // that makes it durable. While an fsync is under way the pull waits at the primary
-            // only briefly, so that a pull reporting the durable position follows the fsync
-            // even when no write comes.
-            let wait = !caughtUp ? 0 : syncer.isBusy ? Self.syncingPullWaitMilliseconds : Self.pullWaitMilliseconds
+            // Records the last reply brought are acknowledged as applied at once, before the
+            // fsync (ReplicaSyncer) that makes them durable: GRAPHD.ACK ahead of the pull, which
+            // the primary takes on its I/O thread, whereas the pull goes to a worker there. The
+            // syncer is woken only once both are sent. While an fsync is under way the pull
+            // waits at the primary only briefly, so that a pull reporting the durable position
+            // follows the fsync even when no write comes.
+            let applied = !appliedSincePull.isEmpty
+            let wait = !caughtUp ? 0 : syncer.isBusy || applied ? Self.syncingPullWaitMilliseconds : Self.pullWaitMilliseconds
+            let positions = positionWords()
+            let acknowledging = applied && !ackRefused
             let reply: RESPClientReply
             do {
-                reply = try client.command(bytes: pullRequest(wait: wait), binary: true)
+                try client.send((acknowledging ? [Self.encode(["GRAPHD.ACK"] + positions)] : [])
+                                + [Self.encode(pullHead(wait: wait) + positions)])
+                handToSyncer()
+                if acknowledging, case .error(let message) = try client.reply(binary: false) {
+                    ackRefused = true
+                    context.log("replica link: the primary refused GRAPHD.ACK (\(message)); its pulls alone acknowledge")
+                }
+                reply = try client.reply(binary: true)
             } catch {
                 throw .link(error.description)
             }
@@ -169,10 +189,24 @@ final class ReplicaLink: @unchecked Sendable {
         }
     }
 
-    /// GRAPHD.PULL with this replica's position in every graph: applied, and durable, and how
-    /// much it has of a copy arriving in parts (of a graph it may not hold yet).
-    private func pullRequest(wait: Int) -> [[UInt8]] {
-        var words = ["GRAPHD.PULL", String(wait), String(Self.pullBytes), String(context.port), context.replication.runID]
+    /// Records applied since the last pull are given to the syncer to make durable.
+    private func handToSyncer() {
+        for name in appliedSincePull.sorted() { syncer.add(name) }
+        appliedSincePull = []
+    }
+
+    /// GRAPHD.PULL's words before the positions.
+    private func pullHead(wait: Int) -> [String] {
+        ["GRAPHD.PULL", String(wait), String(Self.pullBytes), String(context.port), context.replication.runID]
+    }
+
+    private static func encode(_ words: [String]) -> [[UInt8]] { words.map { Array($0.utf8) } }
+
+    /// This replica's position in every graph, as GRAPHD.PULL and GRAPHD.ACK name them:
+    /// applied, and durable, and how much it has of a copy arriving in parts (of a graph it
+    /// may not hold yet).
+    private func positionWords() -> [String] {
+        var words: [String] = []
         for name in Set(context.dataDirectory.graphNames()).union(incoming.keys).sorted() {
             let store = (try? context.dataDirectory.graph(named: name)) ?? nil
             if store == nil && incoming[name] == nil { continue }
@@ -185,7 +219,7 @@ final class ReplicaLink: @unchecked Sendable {
             if let copy = incoming[name] { position += "/\(copy.id)@\(copy.bytes.count)" }
             words += [name, history, position]
         }
-        return words.map { Array($0.utf8) }
+        return words
     }
 
     /// Installs a full copy of graph `name` (a snapshot file's bytes), after setting aside the
@@ -268,7 +302,7 @@ final class ReplicaLink: @unchecked Sendable {
                 // The primary's history continues this one (or is it): take it, so the two compare.
                 if let history { try store.adoptHistory(history) }
                 // Synced also when a record fails: those before it are applied.
-                defer { syncer.add(name) }
+                defer { appliedSincePull.insert(name) }
                 _ = try store.appendReplicated(payload)
                 context.replication.replicaApplied()
             case "snapshot":

@@ -120,6 +120,20 @@ enum ReplicationCommands {
         return .keepOpen
     }
 
+    /// WAIT's quick path, on the I/O thread: the reply when enough replicas have the write
+    /// already (a replica acknowledges a write it applied in about the time the write's reply
+    /// takes to reach its client, so a WAIT sent right after it often finds it there), saving
+    /// the hand-off to a worker and back. Nil (to the worker, which waits) otherwise, and for
+    /// anything unusual, whose error the worker's path replies.
+    static let quickWait: QuickCommandHandler = { invocation, context, reply in
+        guard let wanted = Int(invocation.text(0)), let timeout = Int(invocation.text(1)), timeout >= 0,
+              !context.replication.isReplica else { return nil }
+        let reached = followers(having: invocation.session.lastWrite, durable: false, context: context)
+        guard reached >= wanted else { return nil }
+        reply.integer(Int64(reached))
+        return .keepOpen
+    }
+
     /// `WAITAOF numlocal numreplicas timeout` (Redis 7.2's): blocks until this connection's
     /// last write is durable here (when `numlocal` is 1) and on `numreplicas` replicas (each
     /// has fsync'ed it into its own log), or the timeout in ms passes (0: forever); replies
@@ -180,23 +194,54 @@ enum ReplicationCommands {
     /// after a write) is reached once this graph's history holds that commit: the same history
     /// or one that continues it. Read-your-writes on a replica, Neo4j-bookmark style.
     static let waitSequence: CommandHandler = { invocation, context, reply in
-        let text = invocation.text(1)
-        let token = ChangeToken(text)
-        guard let sequence = token?.sequence ?? UInt64(text), let timeout = Int(invocation.text(2)), timeout >= 0 else {
+        guard let wait = SequenceWait(invocation, context: context) else {
             reply.error("ERR GRAPHD.WAITSEQ takes a sequence number or a change token <history>-<sequence>, and a timeout in ms")
             return .keepOpen
         }
-        let graph = invocation.text(0)
-        let store = { ((try? context.dataDirectory.graph(named: graph)) ?? nil) }
-        let reached = { () -> Bool in
-            guard let store = store() else { return false }
+        _ = context.replication.wait(until: deadline(wait.timeout), for: wait.isReached)
+        reply.integer(Int64(wait.applied))
+        return .keepOpen
+    }
+
+    /// GRAPHD.WAITSEQ's quick path, on the I/O thread: the reply when the graph has the
+    /// sequence already (as WAIT's quick path); nil, to the worker that waits, otherwise.
+    static let quickWaitSequence: QuickCommandHandler = { invocation, context, reply in
+        guard let wait = SequenceWait(invocation, context: context), wait.isReached() else { return nil }
+        reply.integer(Int64(wait.applied))
+        return .keepOpen
+    }
+
+    /// What a GRAPHD.WAITSEQ waits for, parsed.
+    private struct SequenceWait {
+        let graph: String
+        let sequence: UInt64
+        let token: ChangeToken?
+        let timeout: Int
+        let context: ServerContext
+
+        init?(_ invocation: CommandInvocation, context: ServerContext) {
+            let text = invocation.text(1)
+            token = ChangeToken(text)
+            guard let sequence = token?.sequence ?? UInt64(text), let timeout = Int(invocation.text(2)), timeout >= 0 else {
+                return nil
+            }
+            self.sequence = sequence
+            self.timeout = timeout
+            self.graph = invocation.text(0)
+            self.context = context
+        }
+
+        var store: GraphStore? { (try? context.dataDirectory.graph(named: graph)) ?? nil }
+
+        /// The graph's applied sequence now (0: no such graph).
+        var applied: UInt64 { store?.appliedSequence ?? 0 }
+
+        func isReached() -> Bool {
+            guard let store else { return false }
             let applied = store.appliedSequence
             guard let token else { return applied >= sequence }
             return applied >= sequence && store.history.contains(token.history, sequence, last: applied)
         }
-        _ = context.replication.wait(until: deadline(timeout), for: reached)
-        reply.integer(Int64(store()?.appliedSequence ?? 0))
-        return .keepOpen
     }
 
     private static func timeoutOrIntegerMessage(_ invocation: CommandInvocation) -> String {

@@ -222,6 +222,18 @@ final class ReplicationState: Sendable {
         changes.broadcast()
     }
 
+    /// A follower acknowledged between pulls (GRAPHD.ACK); false when `connection` is no follower.
+    func followerAdvanced(connection: Int64, positions: [String: FollowerPosition]) -> Bool {
+        let known = state.withLock { state -> Bool in
+            guard state.followers[connection] != nil else { return false }
+            state.followers[connection]!.positions = positions
+            state.followers[connection]!.lastAck = .now
+            return true
+        }
+        if known { changes.broadcast() }
+        return known
+    }
+
     /// A follower's connection closed.
     func followerLeft(connection: Int64) {
         _ = state.withLock { $0.followers.removeValue(forKey: connection) }

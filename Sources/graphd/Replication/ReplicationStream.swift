@@ -3,7 +3,11 @@
 //               [<graph> <history> <applied>[/<durable>[/<copy-id>@<received>]]]…
 // naming each graph it holds, the history it follows, the last sequence it applied and the
 // last it made durable (the same when `/<durable>` is left out); that is also its
-// acknowledgement (WAIT counts applied, WAITAOF durable). A replica receiving a copy in parts
+// acknowledgement (WAIT counts applied, WAITAOF durable). A replica that has just applied
+// records says so first, in the same write as the pull that follows:
+//   GRAPHD.ACK [<graph> <history> <applied>[/<durable>[/<copy-id>@<received>]]]…
+// the pull's positions, taken on the I/O thread (a fast command) so that a WAIT for them
+// wakes without the pull's hand-off to a worker first. A replica receiving a copy in parts
 // adds the copy's id and the bytes it has (a graph it does not hold yet: history `none`,
 // applied 0). The primary answers an array of entries, one per graph with something to do:
 //   [records,  graph, history, "",   <records after `applied`, framed exactly as in the log>]
@@ -92,14 +96,40 @@ enum ReplicationStream {
                   let wait = Int(invocation.text(0)), wait >= 0,
                   let maxBytes = Int(invocation.text(1)), maxBytes > 0,
                   let port = Int(invocation.text(2)), (0...65535).contains(port) else { return nil }
-            var positions: [String: Position] = [:]
-            for i in stride(from: 4, to: arguments.count, by: 3) {
-                guard let position = Position(history: invocation.text(i + 1), word: invocation.text(i + 2)) else { return nil }
-                positions[invocation.text(i)] = position
-            }
+            guard let positions = positions(invocation, from: 4) else { return nil }
             return PullRequest(waitMilliseconds: min(wait, maximumWaitMilliseconds), maxBytes: maxBytes,
                                listeningPort: port, runID: invocation.text(3), positions: positions)
         }
+
+        /// The `<graph> <history> <position>` triples from argument `first` on; nil when malformed.
+        static func positions(_ invocation: CommandInvocation, from first: Int) -> [String: Position]? {
+            let arguments = invocation.arguments
+            guard arguments.count >= first, (arguments.count - first) % 3 == 0 else { return nil }
+            var positions: [String: Position] = [:]
+            for i in stride(from: first, to: arguments.count, by: 3) {
+                guard let position = Position(history: invocation.text(i + 1), word: invocation.text(i + 2)) else { return nil }
+                positions[invocation.text(i)] = position
+            }
+            return positions
+        }
+    }
+
+    /// `GRAPHD.ACK [<graph> <history> <position>]…` (see the file's header): the positions a
+    /// replica reached, from a connection that pulls. `+OK`; an error from a connection that
+    /// has not pulled (it is no follower yet) or on a replica.
+    static let ack: CommandHandler = { invocation, context, reply in
+        guard let positions = PullRequest.positions(invocation, from: 0) else {
+            reply.error("ERR syntax: GRAPHD.ACK [<graph> <history> <applied>[/<durable>[/<copy-id>@<received>]]]…")
+            return .keepOpen
+        }
+        guard !context.replication.isReplica,
+              context.replication.followerAdvanced(connection: invocation.session.id, positions: positions.mapValues(\.follower))
+        else {
+            reply.error("ERR GRAPHD.ACK comes from a replica that pulls from this primary (GRAPHD.PULL)")
+            return .keepOpen
+        }
+        reply.simpleString("OK")
+        return .keepOpen
     }
 
     /// How far a replica has received a copy in parts.
