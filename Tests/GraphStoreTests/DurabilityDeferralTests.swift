@@ -15,22 +15,16 @@ import GraphTestSupport
             let directory = try openData(data, fileSystem: faults)
             let store = try directory.createGraph(named: "g")
             try addUsers(store, [1])
-            let release = Atomic<Bool>(false)
-            let syncing = Atomic<Bool>(false)
-            faults.onSync { path in
-                guard path.hasSuffix(".glog") else { return }
-                syncing.store(true, ordering: .sequentiallyConsistent)
-                while !release.load(ordering: .sequentiallyConsistent) { usleep(100) }
-            }
+            let held = HeldSyncs(faults)
             let deferral = DurabilityDeferral()
             try DurabilityDeferral.$current.withValue(deferral) { try addUsers(store, [2]) }
             #expect(!deferral.isEmpty)
             let answer = Mutex<(called: Bool, error: StoreError?)>((false, nil))
             deferral.whenDurable { error in answer.withLock { $0 = (true, error) } }
-            #expect(eventually { syncing.load(ordering: .sequentiallyConsistent) }, "a sync runs for the deferred write")
+            #expect(eventually { held.hasStarted }, "a sync runs for the deferred write")
             #expect(!answer.withLock { $0.called }, "not answered while its sync is held")
             #expect(userIDs(store) == [1, 2], "applied (and visible) before it is durable")
-            release.store(true, ordering: .sequentiallyConsistent)
+            held.release()
             #expect(eventually { answer.withLock { $0.called } })
             #expect(answer.withLock { $0.error } == nil)
             faults.onSync(nil)

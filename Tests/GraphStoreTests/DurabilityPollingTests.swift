@@ -48,13 +48,7 @@ import GraphTestSupport
             let directory = try openData(data, fileSystem: faults)
             let store = try directory.createGraph(named: "g")
             try addUsers(store, [1])
-            let release = Atomic<Bool>(false)
-            let syncing = Atomic<Bool>(false)
-            faults.onSync { path in
-                guard path.hasSuffix(".glog") else { return }
-                syncing.store(true, ordering: .sequentiallyConsistent)
-                while !release.load(ordering: .sequentiallyConsistent) { usleep(100) }
-            }
+            let held = HeldSyncs(faults)
             let returned = Atomic<Bool>(false)
             let failure = Mutex<StoreError?>(nil)
             let writer = Thread {
@@ -66,12 +60,12 @@ import GraphTestSupport
                     returned.store(true, ordering: .sequentiallyConsistent)
             }
             writer.start()
-            #expect(eventually { syncing.load(ordering: .sequentiallyConsistent) })
+            #expect(eventually { held.hasStarted })
             // Well past the budget the writer sleeps, and still has no answer: its sync is held.
             usleep(20_000)
             let answeredEarly = returned.load(ordering: .sequentiallyConsistent)
             #expect(!answeredEarly, "answered before its record was durable")
-            release.store(true, ordering: .sequentiallyConsistent)
+            held.release()
             #expect(eventually { returned.load(ordering: .sequentiallyConsistent) })
             #expect(failure.withLock { $0 } == nil)
             faults.onSync(nil)

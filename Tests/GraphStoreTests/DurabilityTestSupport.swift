@@ -1,10 +1,31 @@
 // DurabilityTestSupport.swift — helpers for the durability tests: opening a data directory
 // with options and an injected file system, writing numbered users one transaction each,
-// reading them back, and a dump that ignores free-id bookkeeping (which a snapshot rebuilds).
+// reading them back, a dump that ignores free-id bookkeeping (which a snapshot rebuilds), and
+// graph-log syncs held until released.
 
 import Foundation
+import Synchronization
 import Testing
 @testable import GraphStore
+
+/// Holds every fdatasync of a graph's log until `release()`, as a slow disk would.
+final class HeldSyncs: Sendable {
+    private let started = Atomic<Bool>(false)
+    private let released = Atomic<Bool>(false)
+
+    init(_ faults: FaultyFileSystem) {
+        faults.onSync { [self] path in
+            guard path.hasSuffix(".glog") else { return }
+            started.store(true, ordering: .sequentiallyConsistent)
+            while !released.load(ordering: .sequentiallyConsistent) { usleep(100) }
+        }
+    }
+
+    /// Whether a sync has started (and is held, unless released).
+    var hasStarted: Bool { started.load(ordering: .sequentiallyConsistent) }
+
+    func release() { released.store(true, ordering: .sequentiallyConsistent) }
+}
 
 extension Graph {
     /// `dump()` without the id allocators' free lists and capacities: a snapshot restores every
