@@ -53,11 +53,15 @@ public struct TermTrie: Sendable, Equatable {
     /// Distinct terms with at least one entity.
     public var termCount: Int { (0..<postings.slotCount).reduce(0) { $0 + (postings.isEmpty($1) ? 0 : 1) } }
 
-    /// Approximate heap bytes: nodes, postings and the root table.
-    public var byteCount: Int {
-        nodes.capacity * MemoryLayout<Node>.stride + postings.byteCount + rootChildren.capacity * 16
-            + slotTerms.capacity * 8 + termLetters.capacity * 4 + forward.capacity * 8 + forwardSlots.capacity * 4
-            + entryPoints.byteCount + prefixLowest.byteCount
+    /// Approximate heap bytes.
+    public var byteCount: Int { byteParts.reduce(0) { $0 + $1.bytes } }
+
+    /// Approximate heap bytes by part (graphd-bench search prints them).
+    public var byteParts: [(part: String, bytes: Int)] {
+        [("nodes", nodes.capacity * MemoryLayout<Node>.stride), ("postings", postings.byteCount),
+         ("root table", rootChildren.capacity * 16), ("term letters", slotTerms.capacity * 8 + termLetters.capacity * 4),
+         ("entity words", forward.capacity * 8 + forwardSlots.capacity * 4), ("walk entry points", entryPoints.byteCount),
+         ("prefix lowest ids", prefixLowest.byteCount)]
     }
 
     // MARK: writes
