@@ -145,6 +145,7 @@ private func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
             }
             if step % 997 == 0 {
                 for s in reference.indices where Array(pool[s]) != reference[s].sorted() { Issue.record("slot \(s) differs at step \(step)") }
+                #expect(pool.isConsistent)
             }
         }
         for s in reference.indices { #expect(Array(pool[s]) == reference[s].sorted()) }
@@ -153,6 +154,7 @@ private func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
         for s in reference.indices { grouped += reference[s].sorted(); ends.append(grouped.count) }
         #expect(PostingsPool(grouped: grouped, ends: ends) == pool)
         pool.trimCapacity()
+        #expect(pool.isConsistent)
         for s in reference.indices { #expect(Array(pool[s]) == reference[s].sorted()) }
     }
 
