@@ -102,7 +102,7 @@ struct TermTrieBulkLoad {
             ends[s] = out
         }
         grouped.removeLast(grouped.count - out)
-        let nodes = makeNodes(users: { s in ends[s] - (s == 0 ? 0 : ends[s - 1]) })
+        let nodes = makeNodes()
         var slotTerms: [UInt64] = []
         if trie.keepsForward {
             slotTerms.reserveCapacity(slots)
@@ -115,10 +115,8 @@ struct TermTrieBulkLoad {
     }
 
     /// The trie's nodes from the distinct terms sorted: a term's path is the previous term's up
-    /// to their common prefix, then new nodes, each the last child of its parent. Then each
-    /// node's children are ordered by the users below them, most first: a lookup scans a
-    /// sibling list until its letter, and the letters most names use are then found first.
-    private func makeNodes(users: (Int) -> Int) -> [TermTrie.Node] {
+    /// to their common prefix, then new nodes, each the last child of its parent.
+    private func makeNodes() -> [TermTrie.Node] {
         var order = Array(0..<spans.count)
         letters.withUnsafeBufferPointer { l in
             order.sort { a, b in
@@ -131,7 +129,6 @@ struct TermTrieBulkLoad {
             }
         }
         var nodes = [TermTrie.Node(scalar: 0)]
-        var parents: [Int32] = [-1]
         nodes.reserveCapacity(letters.count / 2)
         // The path of the previous term (path[0] the root) and each path node's last child.
         var path: [Int32] = [0]
@@ -149,7 +146,6 @@ struct TermTrieBulkLoad {
                 let new = Int32(nodes.count)
                 nodes.append(TermTrie.Node(scalar: letters[r.lowerBound + j]))
                 let parent = Int(path[path.count - 1])
-                parents.append(Int32(parent))
                 if lastChild[lastChild.count - 1] >= 0 {
                     nodes[Int(lastChild[lastChild.count - 1])].nextSibling = new
                 } else {
@@ -164,22 +160,6 @@ struct TermTrieBulkLoad {
             for node in path { nodes[Int(node)].scalar |= scripts << 24 }
             nodes[Int(path[path.count - 1])].slot = Int32(slot)
             previous = r
-        }
-        // A child is made after its parent: users below add up from the last node back.
-        var below = [Int](repeating: 0, count: nodes.count)
-        for i in stride(from: nodes.count - 1, through: 1, by: -1) {
-            if nodes[i].slot >= 0 { below[i] += users(Int(nodes[i].slot)) }
-            below[Int(parents[i])] += below[i]
-        }
-        var children: [Int32] = []
-        for i in nodes.indices where nodes[i].firstChild >= 0 && nodes[Int(nodes[i].firstChild)].nextSibling >= 0 {
-            children.removeAll(keepingCapacity: true)
-            var c = nodes[i].firstChild
-            while c >= 0 { children.append(c); c = nodes[Int(c)].nextSibling }
-            children.sort { below[Int($0)] > below[Int($1)] || (below[Int($0)] == below[Int($1)] && $0 < $1) }
-            nodes[i].firstChild = children[0]
-            for (a, b) in zip(children, children.dropFirst()) { nodes[Int(a)].nextSibling = b }
-            nodes[Int(children[children.count - 1])].nextSibling = -1
         }
         return nodes
     }
