@@ -1,9 +1,9 @@
 // TermTrie.swift — the word dictionary of a full-text index: a trie of terms (Unicode scalars)
-// in one contiguous node array, each term's postings a sorted span of entity ids in one pool. A prefix is
-// a subtree; a fuzzy match is a walk that carries one edit-distance row per depth and prunes a
-// branch as soon as the row's minimum exceeds the budget (a Levenshtein automaton run on the
-// trie: exact, mutable in place, and bounded by the query's neighbourhood in the dictionary
-// rather than by its size). The row is held as bits for queries of up to 60 letters
+// in one contiguous node array, each term's postings a sorted span of entity ids in one pool
+// (PostingsPool.swift). A prefix is a subtree; a fuzzy match is a walk that carries one
+// edit-distance row per depth and prunes a branch as soon as the row's minimum exceeds the
+// budget (a Levenshtein automaton run on the trie: exact, mutable in place, and bounded by the
+// query's neighbourhood in the dictionary rather than by its size). The row is held as bits for queries of up to 60 letters
 // (TermTrie+BitParallelWalk.swift); this file's row of cells serves longer ones.
 
 /// A mutable trie of terms with sorted postings. Terms whose postings empty stay as nodes (a
