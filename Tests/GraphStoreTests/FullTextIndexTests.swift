@@ -52,6 +52,26 @@ private func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
         #expect(TextTokenizer.terms("snake_case").map(NameFolding.string) == ["snake_case"])
     }
 
+    @Test func whitespaceAndLowerCaseTablesEqualUnicodesProperties() {
+        var whitespaceMismatches: [UInt32] = []
+        for v in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(v) else { continue }
+            if NameFolding.isWhitespace(v) != s.properties.isWhitespace { whitespaceMismatches.append(v) }
+        }
+        #expect(whitespaceMismatches.isEmpty)
+        // Each scalar between two letters: a separator splits them, any other joins them lower-cased.
+        var termMismatches: [UInt32] = []
+        for v in UInt32(0x80)..<0x3400 {
+            guard let s = Unicode.Scalar(v) else { continue }
+            let expected = s.properties.isWhitespace ? [[0x61], [0x62]]
+                : [[0x61] + s.properties.lowercaseMapping.unicodeScalars.map(\.value) + [0x62]]
+            var text = String.UnicodeScalarView()
+            text.append("a"); text.append(s); text.append("B")
+            if TextTokenizer.terms(String(text)) != expected { termMismatches.append(v) }
+        }
+        #expect(termMismatches.isEmpty)
+    }
+
     // MARK: the trie
 
     @Test func fuzzyAndPrefixWalksEqualABruteForceOverTheDictionary() {
@@ -106,8 +126,79 @@ private func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
         #expect(trie.postings(of: scalars("an")).isEmpty)
         var prefixed: [[UInt32]] = []
         trie.insert(scalars("anna"), 2)
-        trie.forEachTerm(withPrefix: scalars("an")) { slot, _ in prefixed.append(trie.postings(slot: slot)) }
+        trie.forEachTerm(withPrefix: scalars("an")) { slot, _ in prefixed.append(Array(trie.postings(slot: slot))) }
         #expect(Set(prefixed) == [[1, 3, 9], [2]])
+    }
+
+    @Test func thePostingsPoolEqualsSortedSetsThroughRandomWrites() {
+        var rng = SeededGenerator(seed: 4747)
+        var pool = PostingsPool()
+        var reference: [Set<UInt32>] = []
+        for _ in 0..<40 { pool.appendSlot(); reference.append([]) }
+        for step in 0..<60_000 {
+            let slot = rng.next(reference.count), id = UInt32(rng.next(400))
+            // Mostly inserts at first, then mostly removals, so lists grow, move and empty.
+            if rng.next(100) < (step < 30_000 ? 70 : 30) {
+                #expect(pool.insert(id, slot: slot) == reference[slot].insert(id).inserted)
+            } else {
+                #expect(pool.remove(id, slot: slot) == (reference[slot].remove(id) != nil))
+            }
+            if step % 997 == 0 {
+                for s in reference.indices where Array(pool[s]) != reference[s].sorted() { Issue.record("slot \(s) differs at step \(step)") }
+                #expect(pool.isConsistent)
+            }
+        }
+        for s in reference.indices { #expect(Array(pool[s]) == reference[s].sorted()) }
+        // The same lists laid out by a bulk build compare equal, wherever the writes left them.
+        var grouped: [UInt32] = [], ends: [Int] = []
+        for s in reference.indices { grouped += reference[s].sorted(); ends.append(grouped.count) }
+        #expect(PostingsPool(grouped: grouped, ends: ends) == pool)
+        pool.trimCapacity()
+        #expect(pool.isConsistent)
+        for s in reference.indices { #expect(Array(pool[s]) == reference[s].sorted()) }
+    }
+
+    @Test func aBulkBuildEqualsOneInsertAtATime() throws {
+        var names = try fixtureNames(limit: 1500)
+        names += ["O'Brien-Smith", "Ann Ann", "王 秀英", "加藤和也", "José O'Brien-Smith, Jr.", "", "  ", "o-o"]
+        for keepsForward in [false, true] {
+            var oneByOne = TermTrie(keepsForward: keepsForward), bulk = TermTrie(keepsForward: keepsForward)
+            var load = TermTrieBulkLoad()
+            var words = FoldedWords()
+            for (i, name) in names.enumerated() {
+                let id = UInt32(3 * i + 1)  // ascending, with gaps
+                let list = keepsForward ? NameFolding.nameWords(name) : TextTokenizer.terms(name)
+                for w in list { oneByOne.insert(w, id) }
+                if keepsForward { NameFolding.nameWords(name, into: &words) } else { TextTokenizer.terms(name, into: &words) }
+                #expect(words.arrays == list)
+                words.forEach { load.add($0, id, to: &bulk) }
+            }
+            load.finish(into: &bulk)
+            let terms = bulk.allTerms()
+            #expect(terms.map(\.term) == oneByOne.allTerms().map(\.term))
+            #expect(terms.map(\.ids) == oneByOne.allTerms().map(\.ids))
+            if keepsForward {
+                func wordsOf(_ trie: TermTrie, _ id: UInt32) -> Set<[UInt32]> {
+                    Set(trie.forwardRange(id).map { Array(trie.termLetters[trie.termRange(Int(trie.forwardSlots[$0]))]) })
+                }
+                for i in names.indices { #expect(wordsOf(bulk, UInt32(3 * i + 1)) == wordsOf(oneByOne, UInt32(3 * i + 1))) }
+            }
+            for query in ["ann", "smith", "jo", "obrien", "王秀", "garcia", "mari"].map(scalars) {
+                for k in 0...2 {
+                    for prefix in [false, true] {
+                        func found(_ trie: TermTrie) -> [[UInt32]: Int] {
+                            let bySlot = Dictionary(uniqueKeysWithValues: trie.allTerms().map { (trie.slot(of: $0.term)!, $0.term) })
+                            var result: [[UInt32]: Int] = [:]
+                            trie.forEachMatch(query, maxDistance: k, transpositions: true, prefix: prefix) { m in
+                                result[bySlot[m.slot]!] = prefix ? m.prefixDistance : m.wholeDistance
+                            }
+                            return result
+                        }
+                        #expect(found(bulk) == found(oneByOne))
+                    }
+                }
+            }
+        }
     }
 
     // MARK: following the graph

@@ -72,6 +72,11 @@ enum SearchCommand {
         let wordBytes = words.byteCount, allBytes = index.byteCount
         print(String(format: "index build: %.2f s (both dictionaries); memory: %.1f bytes/name (people words), %.1f bytes/name (with RediSearch terms); %d distinct words",
                      buildSeconds, Double(wordBytes) / Double(names.count), Double(allBytes) / Double(names.count), words.termCount))
+        for (name, trie) in [("people words", words), ("RediSearch terms", index.terms)] {
+            let parts = trie.byteParts.filter { $0.bytes > 0 }
+                .map { $0.part + " " + String(format: "%.1f", Double($0.bytes) / Double(names.count)) }
+            print("  \(name), bytes/name: " + parts.joined(separator: ", "))
+        }
 
         let queries = queryMix(names: base.count >= 1000 ? base : names, count: queryCount, rng: &rng)
         let schema = graph.socialSchema()

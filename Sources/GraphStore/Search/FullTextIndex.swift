@@ -57,16 +57,21 @@ public struct FullTextIndex: Sendable, Equatable {
         terms = TermTrie()
         wordTries = []
         DispatchQueue.concurrentPerform(iterations: 2) { part in
+            var words = FoldedWords()
             if part == 0 {
                 var load = TermTrieBulkLoad()
                 for (id, _, text) in texts {
-                    for term in TextTokenizer.terms(text) where !stop.contains(term) { load.add(term, id, to: &parts.terms) }
+                    TextTokenizer.terms(text, into: &words)
+                    words.forEach { term in
+                        if stop.isEmpty || !stop.contains(Array(term)) { load.add(term, id, to: &parts.terms) }
+                    }
                 }
                 load.finish(into: &parts.terms)
             } else {
                 var loads = [TermTrieBulkLoad](repeating: TermTrieBulkLoad(), count: parts.wordTries.count)
                 for (id, position, text) in texts {
-                    for word in NameFolding.nameWords(text) { loads[position].add(word, id, to: &parts.wordTries[position]) }
+                    NameFolding.nameWords(text, into: &words)
+                    words.forEach { word in loads[position].add(word, id, to: &parts.wordTries[position]) }
                 }
                 for position in loads.indices { loads[position].finish(into: &parts.wordTries[position]) }
             }

@@ -106,11 +106,11 @@ private struct FullTextEvaluator {
         switch mode {
         case .exact: return index.terms.postings(of: term)
         case .prefix:
-            var lists: [[UInt32]] = []
+            var lists: [ArraySlice<UInt32>] = []
             index.terms.forEachTerm(withPrefix: term) { slot, _ in lists.append(index.terms.postings(slot: slot)) }
             return mergeAll(lists)
         case .fuzzy(let k, let transpositions):
-            var lists: [[UInt32]] = []
+            var lists: [ArraySlice<UInt32>] = []
             index.terms.forEachMatch(term, maxDistance: k, transpositions: transpositions, prefix: false) { m in
                 lists.append(index.terms.postings(slot: m.slot))
             }
@@ -201,8 +201,8 @@ func subtract(_ a: [UInt32], _ b: [UInt32]) -> [UInt32] {
 }
 
 /// The union of many sorted lists: concatenated, sorted, deduplicated.
-func mergeAll(_ lists: [[UInt32]]) -> [UInt32] {
-    if lists.count == 1 { return lists[0] }
+func mergeAll(_ lists: [ArraySlice<UInt32>]) -> [UInt32] {
+    if lists.count == 1 { return Array(lists[0]) }
     var all: [UInt32] = []
     all.reserveCapacity(lists.reduce(0) { $0 + $1.count })
     for l in lists { all.append(contentsOf: l) }

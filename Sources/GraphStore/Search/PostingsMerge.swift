@@ -5,7 +5,7 @@
 /// Iterates the union of some slots' postings in ascending id, each id once (a min-heap of
 /// the lists' heads).
 struct PostingsMerge {
-    private let lists: [[UInt32]]
+    private let lists: [ArraySlice<UInt32>]
     private var cursors: [Int]
     /// id << 32 | list index.
     private var heap: [UInt64] = []
@@ -13,9 +13,9 @@ struct PostingsMerge {
 
     init(_ trie: TermTrie, slots: some Sequence<Int>) {
         lists = slots.map { trie.postings(slot: $0) }.filter { !$0.isEmpty }
-        cursors = [Int](repeating: 0, count: lists.count)
+        cursors = lists.map(\.startIndex)
         heap.reserveCapacity(lists.count)
-        for (i, list) in lists.enumerated() { heap.append(UInt64(list[0]) << 32 | UInt64(i)) }
+        for (i, list) in lists.enumerated() { heap.append(UInt64(list[list.startIndex]) << 32 | UInt64(i)) }
         heap.heapifyMin()
     }
 
@@ -24,7 +24,7 @@ struct PostingsMerge {
         while let top = heap.first {
             let id = UInt32(top >> 32), i = Int(top & 0xFFFF_FFFF)
             cursors[i] += 1
-            if cursors[i] < lists[i].count {
+            if cursors[i] < lists[i].endIndex {
                 heap[0] = UInt64(lists[i][cursors[i]]) << 32 | UInt64(i)
             } else {
                 heap[0] = heap[heap.count - 1]

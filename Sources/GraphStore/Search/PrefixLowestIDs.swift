@@ -95,7 +95,7 @@ extension TermTrie {
         var stack: [(Int32, Bool)] = [(0, false)]
         while let (node, done) = stack.popLast() {
             if done {
-                var total: Int32 = nodes[Int(node)].slot >= 0 && !postings[Int(nodes[Int(node)].slot)].isEmpty ? 1 : 0
+                var total: Int32 = hasPostings(nodes[Int(node)].slot) ? 1 : 0
                 var c = nodes[Int(node)].firstChild
                 while c >= 0 { total += termsBelow[Int(c)]; c = nodes[Int(c)].nextSibling }
                 termsBelow[Int(node)] = total

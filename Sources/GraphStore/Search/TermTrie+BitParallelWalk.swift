@@ -94,7 +94,7 @@ extension TermTrie {
                     let row = depth * stride, up = row - stride
                     let (previous, distance, tailWithin) = step(depth, letterMask)
                     let best = min(parentBest, distance)
-                    if n.slot >= 0 && !postings[Int(n.slot)].isEmpty && (distance <= budget || (prefix && best <= budget)) {
+                    if hasPostings(n.slot) && (distance <= budget || (prefix && best <= budget)) {
                         body(Match(slot: Int(n.slot), wholeDistance: distance <= budget ? Int(distance) : .max,
                                    prefixDistance: prefix ? Int(best) : Int(distance)))
                     }

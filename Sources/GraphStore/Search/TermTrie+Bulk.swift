@@ -1,25 +1,26 @@
 // TermTrie+Bulk.swift — building a dictionary in one pass (CREATE FULLTEXT INDEX over existing
-// nodes, snapshot load): each term's slot is found or made as entities are read in ascending
-// id order, (slot, id) pairs are kept flat, and every postings array is made once at the end
-// by a counting sort, instead of appending to one of 130,000 arrays per word (a cache miss on
-// its header each time). A term seen before (most are: a million names hold 130,000 distinct
-// words) is found by its hash rather than by a walk down the trie, a sibling scan a letter.
+// nodes, snapshot load): each term is given its slot by a hash table as entities are read in
+// ascending id order, (slot, id) pairs are kept flat, and at the end the trie is made from the
+// distinct terms in sorted order (each term shares its path with the one before: no sibling
+// list is scanned) and the postings pool by a counting sort, instead of a walk down the trie a
+// word and an append to one of 130,000 arrays (a cache miss on its header each time).
 
-/// Collects one trie's postings for a bulk build. Entities must come in ascending id order.
+/// Collects one trie's terms and postings for a bulk build into an empty trie. Entities must
+/// come in ascending id order.
 struct TermTrieBulkLoad {
     var pairs: [UInt64] = []   // slot << 32 | id
-    /// Slots by term hash, open addressing (-1: empty), each entry's hash and where its term's
-    /// letters are in `letters` (start << 16 | length: a term is compared, not trusted to its hash).
+    /// Slots by term hash, open addressing (-1: empty), each entry's hash; a term is compared,
+    /// not trusted to its hash.
     private var slotsByHash = [Int32](repeating: -1, count: 1 << 12)
     private var hashes = [UInt64](repeating: 0, count: 1 << 12)
-    private var spans = [UInt64](repeating: 0, count: 1 << 12)
+    /// Per slot, where its term's letters are in `letters`: start << 32 | length.
+    private var spans: [UInt64] = []
     private var letters: [UInt32] = []
-    private var filled = 0
 
-    /// Adds `id` under `term` (its slot made if new); the postings arrive in `finish`.
-    mutating func add(_ term: [UInt32], _ id: UInt32, to trie: inout TermTrie) {
+    /// Adds `id` under `term` (its slot made if new); the trie is made in `finish`.
+    mutating func add(_ term: UnsafeBufferPointer<UInt32>, _ id: UInt32, to trie: inout TermTrie) {
         guard !term.isEmpty else { return }
-        let slot = self.slot(term, in: &trie)
+        let slot = self.slot(term)
         if trie.keepsForward {
             let own = trie.forwardRange(id)
             if own.contains(where: { trie.forwardSlots[$0] == UInt32(slot) }) { return }
@@ -28,73 +29,144 @@ struct TermTrieBulkLoad {
         pairs.append(UInt64(slot) << 32 | UInt64(id))
     }
 
-    /// The slot of `term`, from the hash table or made by the trie.
-    private mutating func slot(_ term: [UInt32], in trie: inout TermTrie) -> Int {
+    /// The slot of `term`, from the hash table or made next.
+    private mutating func slot(_ term: UnsafeBufferPointer<UInt32>) -> Int {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15
         for letter in term { h = (h ^ UInt64(letter)) &* 0xFF51_AFD7_ED55_8CCD; h ^= h >> 32 }
         let mask = slotsByHash.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
         while slotsByHash[i] >= 0 {
             let s = Int(slotsByHash[i])
-            if hashes[i] == h {
-                let start = Int(spans[i] >> 16)
-                if letters[start..<start + Int(spans[i] & 0xFFFF)].elementsEqual(term) { return s }
-            }
+            if hashes[i] == h && termEquals(s, term) { return s }
             i = (i + 1) & mask
         }
-        let s = trie.slotCreating(term, bulk: true)
-        guard term.count <= 0xFFFF else { return s }   // not kept: found by the trie each time
+        let s = spans.count
         slotsByHash[i] = Int32(s)
         hashes[i] = h
-        spans[i] = UInt64(letters.count) << 16 | UInt64(term.count)
+        spans.append(UInt64(letters.count) << 32 | UInt64(term.count))
         letters.append(contentsOf: term)
-        filled += 1
-        if filled * 2 > slotsByHash.count { grow() }
+        if spans.count * 2 > slotsByHash.count { grow() }
         return s
     }
 
+    @inline(__always) private func termRange(_ slot: Int) -> Range<Int> {
+        let start = Int(spans[slot] >> 32)
+        return start..<start + Int(spans[slot] & 0xFFFF_FFFF)
+    }
+
+    private func termEquals(_ slot: Int, _ term: UnsafeBufferPointer<UInt32>) -> Bool {
+        let r = termRange(slot)
+        guard r.count == term.count else { return false }
+        for j in 0..<term.count where letters[r.lowerBound + j] != term[j] { return false }
+        return true
+    }
+
     private mutating func grow() {
-        let oldSlots = slotsByHash, oldHashes = hashes, oldSpans = spans
+        let oldSlots = slotsByHash, oldHashes = hashes
         slotsByHash = [Int32](repeating: -1, count: oldSlots.count * 2)
         hashes = [UInt64](repeating: 0, count: oldSlots.count * 2)
-        spans = [UInt64](repeating: 0, count: oldSlots.count * 2)
         let mask = slotsByHash.count - 1
         for j in oldSlots.indices where oldSlots[j] >= 0 {
             var i = Int(truncatingIfNeeded: oldHashes[j]) & mask
             while slotsByHash[i] >= 0 { i = (i + 1) & mask }
             slotsByHash[i] = oldSlots[j]
             hashes[i] = oldHashes[j]
-            spans[i] = oldSpans[j]
         }
     }
 
-    /// Makes the postings: ids ascending per slot (the order they came), duplicates dropped.
+    /// Makes the trie and its postings: ids ascending per slot (the order they came),
+    /// duplicates dropped.
     func finish(into trie: inout TermTrie) {
-        let slots = trie.slotCount
-        var counts = [Int](repeating: 0, count: slots + 1)
-        for p in pairs { counts[Int(p >> 32) + 1] += 1 }
-        for s in 0..<slots { counts[s + 1] += counts[s] }
-        var sorted = [UInt32](repeating: 0, count: pairs.count)
-        var next = counts
+        let slots = spans.count
+        var ends = [Int](repeating: 0, count: slots)
+        for p in pairs { ends[Int(p >> 32)] += 1 }
+        var next = [Int](repeating: 0, count: slots)
+        var total = 0
+        for s in 0..<slots { next[s] = total; total += ends[s] }
+        var grouped = [UInt32](repeating: 0, count: pairs.count)
         for p in pairs {
             let s = Int(p >> 32)
-            sorted[next[s]] = UInt32(truncatingIfNeeded: p)
+            grouped[next[s]] = UInt32(truncatingIfNeeded: p)
             next[s] += 1
         }
-        for s in 0..<slots where counts[s + 1] > counts[s] {
-            var list = Array(sorted[counts[s]..<counts[s + 1]])
-            var out = 1
-            for i in 1..<max(1, list.count) where list[i] != list[out - 1] { list[out] = list[i]; out += 1 }
-            list.removeLast(list.count - out)
-            trie.mergeBulkPostings(slot: s, list)
+        // Each slot's ids came ascending: repeats (a term twice in one text) are neighbours.
+        var out = 0, read = 0
+        for s in 0..<slots {
+            let end = read + ends[s]
+            var last: UInt32? = nil
+            while read < end {
+                let id = grouped[read]
+                if id != last { grouped[out] = id; out += 1; last = id }
+                read += 1
+            }
+            ends[s] = out
         }
+        grouped.removeLast(grouped.count - out)
+        let nodes = makeNodes()
+        var slotTerms: [UInt64] = []
+        if trie.keepsForward {
+            slotTerms.reserveCapacity(slots)
+            for span in spans { slotTerms.append((span >> 32) << 16 | min(span & 0xFFFF_FFFF, 0xFFFF)) }
+        }
+        trie.installBulk(nodes: nodes, postings: PostingsPool(grouped: grouped, ends: ends),
+                         slotTerms: slotTerms, termLetters: trie.keepsForward ? letters : [])
         trie.trimCapacity()
         trie.layOutBreadthFirst()
+    }
+
+    /// The trie's nodes from the distinct terms sorted: a term's path is the previous term's up
+    /// to their common prefix, then new nodes, each the last child of its parent.
+    private func makeNodes() -> [TermTrie.Node] {
+        var order = Array(0..<spans.count)
+        letters.withUnsafeBufferPointer { l in
+            order.sort { a, b in
+                let ra = termRange(a), rb = termRange(b)
+                let n = min(ra.count, rb.count)
+                for j in 0..<n where l[ra.lowerBound + j] != l[rb.lowerBound + j] {
+                    return l[ra.lowerBound + j] < l[rb.lowerBound + j]
+                }
+                return ra.count < rb.count
+            }
+        }
+        var nodes = [TermTrie.Node(scalar: 0)]
+        nodes.reserveCapacity(letters.count / 2)
+        // The path of the previous term (path[0] the root) and each path node's last child.
+        var path: [Int32] = [0]
+        var lastChild: [Int32] = [-1]
+        var previous: Range<Int> = 0..<0
+        for slot in order {
+            let r = termRange(slot)
+            var common = 0
+            while common < min(r.count, previous.count) && letters[r.lowerBound + common] == letters[previous.lowerBound + common] {
+                common += 1
+            }
+            path.removeLast(path.count - 1 - common)
+            lastChild.removeLast(lastChild.count - 1 - common)
+            for j in common..<r.count {
+                let new = Int32(nodes.count)
+                nodes.append(TermTrie.Node(scalar: letters[r.lowerBound + j]))
+                let parent = Int(path[path.count - 1])
+                if lastChild[lastChild.count - 1] >= 0 {
+                    nodes[Int(lastChild[lastChild.count - 1])].nextSibling = new
+                } else {
+                    nodes[parent].firstChild = new
+                }
+                lastChild[lastChild.count - 1] = new
+                path.append(new)
+                lastChild.append(-1)
+            }
+            var scripts: UInt32 = 0
+            for j in r { scripts |= LetterScripts.of(letters[j]) }
+            for node in path { nodes[Int(node)].scalar |= scripts << 24 }
+            nodes[Int(path[path.count - 1])].slot = Int32(slot)
+            previous = r
+        }
+        return nodes
     }
 }
 
 extension TermTrie {
-    var slotCount: Int { postings.count }
+    var slotCount: Int { postings.slotCount }
 
     /// Renumbers the nodes breadth first, so each node's children are side by side in memory.
     /// A fuzzy walk reads every child of the nodes it visits: with the insertion order of a

@@ -1,9 +1,9 @@
 // TermTrie.swift — the word dictionary of a full-text index: a trie of terms (Unicode scalars)
-// in one contiguous node array, each term's postings a sorted array of entity ids. A prefix is
-// a subtree; a fuzzy match is a walk that carries one edit-distance row per depth and prunes a
-// branch as soon as the row's minimum exceeds the budget (a Levenshtein automaton run on the
-// trie: exact, mutable in place, and bounded by the query's neighbourhood in the dictionary
-// rather than by its size). The row is held as bits for queries of up to 60 letters
+// in one contiguous node array, each term's postings a sorted span of entity ids in one pool
+// (PostingsPool.swift). A prefix is a subtree; a fuzzy match is a walk that carries one
+// edit-distance row per depth and prunes a branch as soon as the row's minimum exceeds the
+// budget (a Levenshtein automaton run on the trie: exact, mutable in place, and bounded by the
+// query's neighbourhood in the dictionary rather than by its size). The row is held as bits for queries of up to 60 letters
 // (TermTrie+BitParallelWalk.swift); this file's row of cells serves longer ones.
 
 /// A mutable trie of terms with sorted postings. Terms whose postings empty stay as nodes (a
@@ -27,7 +27,7 @@ public struct TermTrie: Sendable, Equatable {
 
     private(set) var nodes: [Node] = [Node(scalar: 0)]
     /// Postings by slot: ascending entity ids.
-    private(set) var postings: [[UInt32]] = []
+    private(set) var postings = PostingsPool()
     /// The root's children by letter: names in many scripts give the root thousands of children
     /// (every Han surname), too many to scan per insert.
     private var rootChildren: [UInt32: Int32] = [:]
@@ -51,14 +51,17 @@ public struct TermTrie: Sendable, Equatable {
     public init(keepsForward: Bool = false) { self.keepsForward = keepsForward }
 
     /// Distinct terms with at least one entity.
-    public var termCount: Int { postings.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
+    public var termCount: Int { (0..<postings.slotCount).reduce(0) { $0 + (postings.isEmpty($1) ? 0 : 1) } }
 
-    /// Approximate heap bytes: nodes, postings (with each array's header) and the root table.
-    public var byteCount: Int {
-        nodes.capacity * MemoryLayout<Node>.stride + postings.capacity * 8
-            + postings.reduce(0) { $0 + ($1.isEmpty ? 0 : 32 + $1.capacity * 4) } + rootChildren.capacity * 16
-            + slotTerms.capacity * 8 + termLetters.capacity * 4 + forward.capacity * 8 + forwardSlots.capacity * 4
-            + entryPoints.byteCount + prefixLowest.byteCount
+    /// Approximate heap bytes.
+    public var byteCount: Int { byteParts.reduce(0) { $0 + $1.bytes } }
+
+    /// Approximate heap bytes by part (graphd-bench search prints them).
+    public var byteParts: [(part: String, bytes: Int)] {
+        [("nodes", nodes.capacity * MemoryLayout<Node>.stride), ("postings", postings.byteCount),
+         ("root table", rootChildren.capacity * 16), ("term letters", slotTerms.capacity * 8 + termLetters.capacity * 4),
+         ("entity words", forward.capacity * 8 + forwardSlots.capacity * 4), ("walk entry points", entryPoints.byteCount),
+         ("prefix lowest ids", prefixLowest.byteCount)]
     }
 
     // MARK: writes
@@ -67,14 +70,7 @@ public struct TermTrie: Sendable, Equatable {
     public mutating func insert(_ term: [UInt32], _ id: UInt32) {
         guard !term.isEmpty else { return }
         let slot = slotCreating(term)
-        if let last = postings[slot].last, last >= id {
-            var low = 0, high = postings[slot].count
-            while low < high { let mid = (low + high) >> 1; if postings[slot][mid] < id { low = mid + 1 } else { high = mid } }
-            if low < postings[slot].count && postings[slot][low] == id { return }
-            postings[slot].insert(id, at: low)
-        } else {
-            postings[slot].append(id)
-        }
+        guard postings.insert(id, slot: slot) else { return }
         if keepsForward {
             addForward(id, UInt32(slot))
             if !prefixLowest.isEmpty {
@@ -99,8 +95,8 @@ public struct TermTrie: Sendable, Equatable {
             }
         }
         if nodes[Int(node)].slot < 0 {
-            nodes[Int(node)].slot = Int32(postings.count)
-            postings.append([])
+            nodes[Int(node)].slot = Int32(postings.slotCount)
+            postings.appendSlot()
             if keepsForward {
                 slotTerms.append(UInt64(termLetters.count) << 16 | UInt64(min(term.count, 0xFFFF)))
                 termLetters.append(contentsOf: term.prefix(0xFFFF))
@@ -168,7 +164,7 @@ public struct TermTrie: Sendable, Equatable {
     /// Gives back the room that arrays grown an element at a time keep beyond their counts (up
     /// to as much again), once a bulk build has made them.
     mutating func trimCapacity() {
-        postings = Array(postings[...])
+        postings.trimCapacity()
         slotTerms = Array(slotTerms[...])
         termLetters = Array(termLetters[...])
         forward = Array(forward[...])
@@ -178,14 +174,15 @@ public struct TermTrie: Sendable, Equatable {
     /// Adds a slot to an entity's words (bulk builds; `insert` does it itself).
     mutating func appendForward(_ id: UInt32, _ slot: UInt32) { addForward(id, slot) }
 
-    /// Postings made by a bulk build: `ids` ascending, for a slot that had none or lower ids.
-    mutating func mergeBulkPostings(slot: Int, _ ids: [UInt32]) {
-        if postings[slot].isEmpty { postings[slot] = ids; return }
-        for id in ids {  // a slot that already had postings (not in a fresh build): one by one
-            var low = 0, high = postings[slot].count
-            while low < high { let mid = (low + high) >> 1; if postings[slot][mid] < id { low = mid + 1 } else { high = mid } }
-            if low < postings[slot].count && postings[slot][low] == id { continue }
-            postings[slot].insert(id, at: low)
+    /// Puts a bulk build's dictionary in place of an empty one: its nodes (slots set), postings
+    /// and, with `keepsForward`, each slot's letters (see `slotTerms`).
+    mutating func installBulk(nodes: [Node], postings: PostingsPool, slotTerms: [UInt64], termLetters: [UInt32]) {
+        precondition(self.postings.slotCount == 0, "a bulk build into a dictionary with terms")
+        self.nodes = nodes
+        self.postings = postings
+        if keepsForward {
+            self.slotTerms = slotTerms
+            self.termLetters = termLetters
         }
     }
 
@@ -233,10 +230,7 @@ public struct TermTrie: Sendable, Equatable {
     /// Removes `id` from the postings of `term` (no-op if absent).
     public mutating func remove(_ term: [UInt32], _ id: UInt32) {
         guard let slot = slot(of: term) else { return }
-        var low = 0, high = postings[slot].count
-        while low < high { let mid = (low + high) >> 1; if postings[slot][mid] < id { low = mid + 1 } else { high = mid } }
-        if low < postings[slot].count && postings[slot][low] == id {
-            postings[slot].remove(at: low)
+        if postings.remove(id, slot: slot) {
             if keepsForward {
                 removeForward(id, UInt32(slot))
                 // The id may still be under a node by another word: a list holding it is remade.
@@ -298,17 +292,20 @@ public struct TermTrie: Sendable, Equatable {
 
     /// The entities holding exactly `term`, ascending (empty if none).
     public func postings(of term: [UInt32]) -> [UInt32] {
-        slot(of: term).map { postings[$0] } ?? []
+        slot(of: term).map { Array(postings[$0]) } ?? []
     }
 
-    /// The postings of slot `slot` (as `forEach…` report them).
-    @inline(__always) public func postings(slot: Int) -> [UInt32] { postings[slot] }
+    /// The postings of slot `slot` (as `forEach…` report them), ascending: a view into the pool.
+    @inline(__always) public func postings(slot: Int) -> ArraySlice<UInt32> { postings[slot] }
+
+    /// Whether slot `slot` has entities.
+    @inline(__always) func hasPostings(_ slot: Int32) -> Bool { slot >= 0 && !postings.isEmpty(Int(slot)) }
 
     /// Calls `body(slot, exact)` for every term starting with `prefix` (`exact`: the term is the prefix).
     public func forEachTerm(withPrefix prefix: [UInt32], _ body: (Int, Bool) -> Void) {
         guard let start = node(of: prefix) else { return }
         let s = nodes[Int(start)].slot
-        if s >= 0 && !postings[Int(s)].isEmpty { body(Int(s), true) }
+        if hasPostings(s) { body(Int(s), true) }
         forEachTermBelow(start) { body($0, false) }
     }
 
@@ -319,7 +316,7 @@ public struct TermTrie: Sendable, Equatable {
         while true {
             while c >= 0 {
                 let n = nodes[Int(c)]
-                if n.slot >= 0 && !postings[Int(n.slot)].isEmpty { body(Int(n.slot)) }
+                if hasPostings(n.slot) { body(Int(n.slot)) }
                 if n.firstChild >= 0 {
                     if n.nextSibling >= 0 { stack.append(n.nextSibling) }
                     c = n.firstChild
@@ -352,7 +349,7 @@ public struct TermTrie: Sendable, Equatable {
         if k == 0 {
             if prefix {
                 forEachTerm(withPrefix: query) { slot, exact in body(Match(slot: slot, wholeDistance: exact ? 0 : .max, prefixDistance: 0)) }
-            } else if let s = slot(of: query), !postings[s].isEmpty {
+            } else if let s = slot(of: query), !postings.isEmpty(s) {
                 body(Match(slot: s, wholeDistance: 0, prefixDistance: 0))
             }
             return
@@ -402,7 +399,7 @@ public struct TermTrie: Sendable, Equatable {
                     }
                     let whole = r[row + m]
                     let best = min(parentBest, whole)
-                    if n.slot >= 0 && !postings[Int(n.slot)].isEmpty && (whole <= budget || (prefix && best <= budget)) {
+                    if hasPostings(n.slot) && (whole <= budget || (prefix && best <= budget)) {
                         body(Match(slot: Int(n.slot), wholeDistance: whole <= budget ? Int(whole) : .max,
                                    prefixDistance: prefix ? Int(best) : Int(whole)))
                     }
@@ -467,7 +464,7 @@ extension TermTrie {
             while c >= 0 {
                 let n = nodes[Int(c)]
                 path.append(n.letter)
-                if n.slot >= 0 && !postings[Int(n.slot)].isEmpty { result.append((path, postings[Int(n.slot)])) }
+                if hasPostings(n.slot) { result.append((path, Array(postings[Int(n.slot)]))) }
                 walk(c)
                 path.removeLast()
                 c = n.nextSibling
