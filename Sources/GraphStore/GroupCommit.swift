@@ -54,7 +54,7 @@ final class GroupCommit: @unchecked Sendable {
     private var syncs = 0
     /// Writers that asked to be called once durable (`whenDurable`), in ticket order.
     private var deferred: [DeferredWriter] = []
-    /// Writers polling for their sync's end (`pollUntilDurable`).
+    /// Writers polling for their sync's end (`pollLocked`).
     private var pollers = 0
     /// Sync rounds finished (or failed): what polling writers watch, without the mutex.
     private let roundsEnded = Atomic<UInt64>(0)
